@@ -1,0 +1,117 @@
+package io.fsindex.sqlite;
+
+import io.fsindex.api.FsIndexException;
+import io.fsindex.core.spi.Dialect;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.jooq.SQLDialect;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * The SQLite dialect, fsindex's embedded default. Every connection runs with {@code foreign_keys=ON} (without it
+ * the cascading sweep silently deletes nothing below a directory) and a busy timeout; the database uses WAL so
+ * readers never block the writer; every write transaction starts with {@code BEGIN IMMEDIATE}, taking the write lock
+ * up front, so two writers never deadlock upgrading a read lock. Ids come from {@code AUTOINCREMENT} and are never
+ * reused.
+ */
+public final class SqliteDialect implements Dialect {
+    /** How long SQLite itself waits for a lock before fsindex's own retry loop takes over. */
+    static final int BUSY_TIMEOUT_MILLIS = 10_000;
+
+    @Override
+    public String name() {
+        return "SQLite";
+    }
+
+    @Override
+    public boolean handlesJdbcUrl(String jdbcUrl) {
+        return jdbcUrl != null && jdbcUrl.contains(":sqlite:");
+    }
+
+    @Override
+    public SQLDialect sqlDialect() {
+        return SQLDialect.SQLITE;
+    }
+
+    @Override
+    public DataSource openDataSource(String jdbcUrl, String user, String password) {
+        if (jdbcUrl.contains(":memory:") || jdbcUrl.endsWith(":sqlite:") || jdbcUrl.contains("mode=memory")) {
+            throw new FsIndexException("fsindex needs an SQLite database file, not an in-memory one ('" + jdbcUrl
+                    + "'): scans use connections of their own, and each in-memory connection is a separate,"
+                    + " empty database. Use e.g. jdbc:sqlite:index.db");
+        }
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        // NORMAL in WAL mode: a commit survives an application crash; only an OS crash or power loss can undo
+        // the last few commits, never corrupt the file.
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.enforceForeignKeys(true);
+        config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        SQLiteDataSource ds = new SQLiteDataSource(config);
+        ds.setUrl(jdbcUrl);
+        return ds;
+    }
+
+    @Override
+    public void prepare(Connection c) throws SQLException {
+        // Also applied here because an application's own data source may not set them.
+        if (!c.getAutoCommit()) {
+            c.setAutoCommit(true);
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA foreign_keys = ON");
+            s.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MILLIS);
+            try (ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
+                if (rs.next() && "delete".equalsIgnoreCase(rs.getString(1))) {
+                    s.execute("PRAGMA journal_mode = WAL");
+                }
+            }
+        }
+    }
+
+    /** Takes the write lock up front: a deferred transaction that later upgrades can deadlock with another writer. */
+    @Override
+    public void begin(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("BEGIN IMMEDIATE");
+        }
+    }
+
+    @Override
+    public void commit(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("COMMIT");
+        }
+    }
+
+    @Override
+    public void rollback(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.rollback();
+            return;
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("ROLLBACK");
+        } catch (SQLException e) {
+            if (!String.valueOf(e.getMessage()).contains("no transaction is active")) {
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public boolean isRetryable(SQLException e) {
+        if (e instanceof SQLiteException s) {
+            SQLiteErrorCode code = s.getResultCode();
+            return code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED");
+        }
+        int primary = e.getErrorCode() & 0xff;
+        return primary == 5 || primary == 6;
+    }
+}

@@ -1,0 +1,11 @@
+package io.fsindex.api;
+
+/**
+ * A scan could not complete: its root is missing or unreadable, or the database failed. A failed scan deletes
+ * nothing, so a listing that failed can never look like "everything was deleted".
+ */
+public class ScanFailedException extends FsIndexException {
+    public ScanFailedException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,28 @@
+package io.fsindex.api;
+
+/**
+ * Receives progress events of one scan. Events arrive on the scan's own thread, after the change they describe has
+ * been committed; keep handlers quick. Every method has an empty default, so implement only what you need.
+ */
+public interface ScanListener {
+
+    /** A listener that ignores every event. */
+    ScanListener NONE = new ScanListener() {
+    };
+
+    /** The scan got its id and is about to read its root. */
+    default void started(long scanId, java.nio.file.Path root) {
+    }
+
+    /** One more directory was listed and its entries committed. */
+    default void progress(ScanProgress progress) {
+    }
+
+    /** Something could not be read; the scan goes on. */
+    default void error(ScanError error) {
+    }
+
+    /** The scan completed; not called for a scan that failed or was cancelled. */
+    default void finished(ScanResult result) {
+    }
+}

@@ -1,0 +1,104 @@
+package io.fsindex.core;
+
+import io.fsindex.api.FsIndexException;
+import io.fsindex.core.spi.Dialect;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+
+/** Connections and retried write transactions against one database. */
+final class Database {
+    /** A unit of work that runs inside one transaction and may be run again from the start if it must be retried. */
+    interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    final DataSource dataSource;
+    final Dialect dialect;
+    private final Duration retryFor;
+
+    Database(DataSource dataSource, Dialect dialect, Duration retryFor) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.retryFor = retryFor;
+    }
+
+    Connection connect() throws SQLException {
+        Connection c = dataSource.getConnection();
+        try {
+            dialect.prepare(c);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Runs {@code work} in a write transaction, retrying it from the start with backoff while the database reports a
+     * transient failure (busy, deadlock, serialization), for at most the configured retry time.
+     */
+    <T> T write(Connection c, Work<T> work) throws SQLException {
+        long deadline = System.nanoTime() + retryFor.toNanos();
+        long backoffMillis = 2;
+        while (true) {
+            try {
+                dialect.begin(c);
+                try {
+                    T result = work.run(c);
+                    dialect.commit(c);
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(c, e);
+                    throw e;
+                }
+            } catch (SQLException e) {
+                if (!isRetryable(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(ThreadLocalRandom.current().nextLong(backoffMillis / 2, backoffMillis + 1));
+                backoffMillis = Math.min(backoffMillis * 2, 500);
+            }
+        }
+    }
+
+    <T> T read(Work<T> work) {
+        try (Connection c = connect()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new FsIndexException(dialect.name() + " error: " + e.getMessage(), e);
+        }
+    }
+
+    boolean isRetryable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                for (SQLException n = s; n != null; n = n.getNextException()) {
+                    if (dialect.isRetryable(n)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private void rollbackQuietly(Connection c, Exception cause) {
+        try {
+            dialect.rollback(c);
+        } catch (SQLException | RuntimeException r) {
+            cause.addSuppressed(r);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FsIndexException("interrupted while waiting to retry a busy database", e);
+        }
+    }
+}

@@ -1,0 +1,500 @@
+package io.fsindex.core;
+
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FsIndexException;
+import io.fsindex.api.IndexInfo;
+import io.fsindex.api.ScanFailedException;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanRecord;
+import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
+import io.fsindex.api.Walker;
+import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * An index of files kept in a SQL database. Build one, scan paths into it, read it back:
+ * <pre>{@code
+ * try (FsIndex index = FsIndex.builder().jdbcUrl("jdbc:sqlite:index.db").build()) {
+ *     ScanResult result = index.scan(Path.of("/srv/media"));
+ *     Optional<FileEntry> e = index.lookup(Path.of("/srv/media/a.jpg"));
+ * }
+ * }</pre>
+ * Any number of scans may run at once, from this or other threads, processes or machines sharing the database; the
+ * README's "Guarantees" section says what holds. An {@code FsIndex} is thread-safe; its configuration is fixed once
+ * built.
+ */
+public final class FsIndex implements AutoCloseable {
+    private final Database db;
+    private final Statements statements;
+    private final FsTables tables;
+    private final Walker walker;
+    private final AutoCloseable ownedDataSource;
+    private final ExecutorService executor;
+    private final Set<DefaultScanSession> running = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned) {
+        this.tables = new FsTables(b.tablePrefix);
+        this.db = new Database(dataSource, dialect, b.retryTimeout);
+        this.statements = new Statements(dialect, tables);
+        this.walker = b.walker;
+        this.ownedDataSource = owned;
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "fsindex-scan-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts configuring an index. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Builds an index from properties: {@code fsindex.url} (required unless a data source is set),
+     * {@code fsindex.user}, {@code fsindex.password}, {@code fsindex.tablePrefix}, {@code fsindex.schemaMode}
+     * ({@code migrate} or {@code validate}) and {@code fsindex.retryTimeoutSeconds}. An unknown {@code fsindex.*}
+     * key is an error, so a typo cannot go unnoticed.
+     */
+    public static FsIndex fromProperties(Properties properties) {
+        return builder().properties(properties).build();
+    }
+
+    /** Scans {@code root} and waits for it, with default options. */
+    public ScanResult scan(Path root) {
+        return scan(root, ScanOptions.defaults());
+    }
+
+    /**
+     * Scans {@code root} and waits for the scan to end.
+     *
+     * @throws ScanFailedException if the root is missing or unreadable, or the database failed; nothing is deleted then
+     * @throws CancellationException if the calling thread is interrupted (the scan is cancelled, interrupt kept)
+     */
+    public ScanResult scan(Path root, ScanOptions options) {
+        ScanSession session = startScan(root, options);
+        try {
+            return session.await();
+        } catch (InterruptedException e) {
+            session.cancel();
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while scanning " + root + "; the scan was cancelled");
+        }
+    }
+
+    /** Starts scanning {@code root} in the background with default options. */
+    public ScanSession startScan(Path root) {
+        return startScan(root, ScanOptions.defaults());
+    }
+
+    /**
+     * Starts scanning {@code root} in the background. The scan's id is allocated before this returns, so a scan
+     * started after this call is newer.
+     */
+    public ScanSession startScan(Path root, ScanOptions options) {
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(options, "options");
+        ensureOpen();
+        Connection c = null;
+        try {
+            c = db.connect();
+            long id = insertScanRow(c, root.toAbsolutePath().normalize().toString());
+            Scan scan = new Scan(id, root, options.walker() != null ? options.walker() : walker, options);
+            DefaultScanSession session = new DefaultScanSession(scan, root);
+            running.add(session);
+            Connection connection = c;
+            executor.execute(() -> runScan(scan, session, connection));
+            return session;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(c);
+            throw new ScanFailedException("cannot start a scan of " + root + ": " + db.dialect.name() + " error: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private void runScan(Scan scan, DefaultScanSession session, Connection c) {
+        try (c) {
+            SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId());
+            try {
+                ScanResult r = scan.run(sink);
+                finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.updated(), r.deleted(), r.errors().size(),
+                        null);
+                session.done.complete(r);
+            } catch (CancellationException e) {
+                finishScanRow(c, scan.scanId(), "CANCELLED", 0, 0, 0, scan.errorCount(), e.getMessage());
+                session.done.completeExceptionally(e);
+            } catch (RuntimeException | Error e) {
+                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, scan.errorCount(), String.valueOf(e.getMessage()));
+                session.done.completeExceptionally(e);
+            }
+        } catch (SQLException | RuntimeException e) {
+            session.done.completeExceptionally(e);
+        } finally {
+            running.remove(session);
+        }
+    }
+
+    /**
+     * Returns the entry recorded for {@code path}, if any. The path is made absolute and its parent resolved to its
+     * real path (as scans store it); the final name itself is not followed, so a link is found as the link.
+     */
+    public Optional<FileEntry> lookup(Path path) {
+        ensureOpen();
+        Path p = canonical(path);
+        return db.read(c -> find(c, p).map(row -> row.toEntry(p)));
+    }
+
+    /** Returns the recorded children of directory {@code path}, sorted by name; empty if it is not recorded. */
+    public List<FileEntry> children(Path path) {
+        ensureOpen();
+        Path p = canonical(path);
+        return db.read(c -> {
+            Optional<Row> dir = find(c, p);
+            List<FileEntry> out = new ArrayList<>();
+            if (dir.isEmpty()) {
+                return out;
+            }
+            try (Sql.Bound q = statements.selectChildren.prepare(c)) {
+                q.set("dir", dir.get().id());
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    while (rs.next()) {
+                        Row row = Row.read(rs);
+                        out.add(row.toEntry(p.resolve(row.name())));
+                    }
+                }
+            }
+            out.sort(Comparator.comparing(FileEntry::name));
+            return out;
+        });
+    }
+
+    /** Summarises the index: schema version, row counts and the most recent scans. */
+    public IndexInfo info(int recentScans) {
+        ensureOpen();
+        return db.read(c -> {
+            String product = c.getMetaData().getDatabaseProductName() + " " + c.getMetaData().getDatabaseProductVersion();
+            int version = new SchemaManager(db, tables).version(c);
+            long files;
+            long dirs;
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(CASE WHEN kind = 'DIRECTORY' THEN 1 ELSE 0 END)"
+                         + " FROM " + tables.filesName())) {
+                rs.next();
+                files = rs.getLong(1);
+                dirs = rs.getLong(2);
+            }
+            List<ScanRecord> scans = new ArrayList<>();
+            try (PreparedStatement s = c.prepareStatement("SELECT id, root, state, started_at, finished_at, added,"
+                    + " updated, deleted, errors, message FROM " + tables.scansName() + " ORDER BY id DESC")) {
+                s.setMaxRows(recentScans);
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next() && scans.size() < recentScans) {
+                        long finished = rs.getLong(5);
+                        scans.add(new ScanRecord(rs.getLong(1), rs.getString(2), rs.getString(3),
+                                Instant.ofEpochMilli(rs.getLong(4)), rs.wasNull() || finished == 0 ? null
+                                : Instant.ofEpochMilli(finished), rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                                rs.getLong(9), rs.getString(10)));
+                    }
+                }
+            }
+            return new IndexInfo(product, version, files, dirs, scans);
+        });
+    }
+
+    /** The name of the database engine this index uses, e.g. "SQLite". */
+    public String databaseName() {
+        return db.dialect.name();
+    }
+
+    /**
+     * Cancels running scans, waits briefly for them to stop, and releases the database (a data source fsindex opened
+     * itself is closed; one the application supplied is left open).
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        running.forEach(DefaultScanSession::cancel);
+        executor.shutdown();
+        try {
+            executor.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (ownedDataSource != null) {
+            try {
+                ownedDataSource.close();
+            } catch (Exception e) {
+                throw new FsIndexException("could not close the data source: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private Optional<Row> find(Connection c, Path p) throws SQLException {
+        Row row = null;
+        long parent = 0;
+        List<String> names = new ArrayList<>();
+        names.add(p.getRoot().toString());
+        for (Path name : p) {
+            names.add(name.toString());
+        }
+        for (String name : names) {
+            try (Sql.Bound q = (parent == 0 ? statements.selectTopLevel : statements.selectChild).prepare(c)) {
+                q.set("name", name);
+                if (parent != 0) {
+                    q.set("parent", parent);
+                }
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    row = Row.read(rs);
+                }
+            }
+            parent = row.id();
+        }
+        return Optional.ofNullable(row);
+    }
+
+    private static Path canonical(Path path) {
+        Path abs = path.toAbsolutePath().normalize();
+        Path parent = abs.getParent();
+        if (parent == null) {
+            return abs;
+        }
+        try {
+            return parent.toRealPath().resolve(abs.getFileName().toString());
+        } catch (IOException e) {
+            return abs;
+        }
+    }
+
+    private long insertScanRow(Connection c, String root) throws SQLException {
+        return db.write(c, conn -> {
+            try (Sql.Bound q = statements.insertScan.prepareReturningId(c)) {
+                q.set("root", root).set("now", System.currentTimeMillis()).statement.executeUpdate();
+                try (ResultSet keys = q.statement.getGeneratedKeys()) {
+                    if (!keys.next()) {
+                        throw new SQLException("the database returned no id for the new scan");
+                    }
+                    return keys.getLong(1);
+                }
+            }
+        });
+    }
+
+    private void finishScanRow(Connection c, long id, String state, long added, long updated, long deleted,
+                               long errors, String message) {
+        try {
+            db.write(c, conn -> {
+                try (Sql.Bound q = statements.finishScan.prepare(c)) {
+                    return q.set("scan", id).set("state", state).set("now", System.currentTimeMillis())
+                            .set("added", added).set("updated", updated).set("deleted", deleted)
+                            .set("errors", errors).set("message", message).statement.executeUpdate();
+                }
+            });
+        } catch (SQLException | RuntimeException e) {
+            // The scan's own outcome matters more than its bookkeeping row; a lost database is reported there.
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this FsIndex is closed");
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // already failing; the original error is what the caller needs
+            }
+        }
+    }
+
+    /** Configures an {@link FsIndex}; {@link #build()} opens it and seals the configuration. */
+    public static final class Builder {
+        private String jdbcUrl;
+        private String user;
+        private String password;
+        private DataSource dataSource;
+        private Dialect dialect;
+        private String tablePrefix = FsTables.DEFAULT_PREFIX;
+        private SchemaMode schemaMode = SchemaMode.MIGRATE;
+        private Walker walker = new NioWalker();
+        private Duration retryTimeout = Duration.ofMinutes(5);
+
+        private Builder() {
+        }
+
+        /** The database's JDBC URL, e.g. {@code jdbc:sqlite:index.db}; fsindex opens (and later closes) it. */
+        public Builder jdbcUrl(String jdbcUrl) {
+            this.jdbcUrl = jdbcUrl;
+            return this;
+        }
+
+        /** The database user, for a URL. */
+        public Builder user(String user) {
+            this.user = user;
+            return this;
+        }
+
+        /** The database password, for a URL. */
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        /** Use the application's own data source as it is (fsindex never closes it) instead of a URL. */
+        public Builder dataSource(DataSource dataSource) {
+            this.dataSource = dataSource;
+            return this;
+        }
+
+        /** Use this dialect instead of finding one from the URL. */
+        public Builder dialect(Dialect dialect) {
+            this.dialect = dialect;
+            return this;
+        }
+
+        /** The prefix of fsindex's table names (default {@code fsindex_}). */
+        public Builder tablePrefix(String tablePrefix) {
+            new FsTables(tablePrefix); // fail here, with the builder in hand, not at build()
+            this.tablePrefix = tablePrefix;
+            return this;
+        }
+
+        /** Whether to create and upgrade the schema, or only check it (default {@link SchemaMode#MIGRATE}). */
+        public Builder schemaMode(SchemaMode schemaMode) {
+            this.schemaMode = Objects.requireNonNull(schemaMode);
+            return this;
+        }
+
+        /** The walker scans use unless their options name another (default {@link NioWalker}). */
+        public Builder walker(Walker walker) {
+            this.walker = Objects.requireNonNull(walker);
+            return this;
+        }
+
+        /** How long a transaction is retried while the database stays busy or deadlocked (default 5 minutes). */
+        public Builder retryTimeout(Duration retryTimeout) {
+            this.retryTimeout = Objects.requireNonNull(retryTimeout);
+            return this;
+        }
+
+        /** Applies {@code fsindex.*} properties; see {@link FsIndex#fromProperties}. */
+        public Builder properties(Properties p) {
+            for (String key : p.stringPropertyNames()) {
+                if (!key.startsWith("fsindex.")) {
+                    continue;
+                }
+                String value = p.getProperty(key);
+                switch (key) {
+                    case "fsindex.url" -> jdbcUrl(value);
+                    case "fsindex.user" -> user(value);
+                    case "fsindex.password" -> password(value);
+                    case "fsindex.tablePrefix" -> tablePrefix(value);
+                    case "fsindex.schemaMode" -> schemaMode(SchemaMode.valueOf(value.trim().toUpperCase(Locale.ROOT)));
+                    case "fsindex.retryTimeoutSeconds" -> retryTimeout(Duration.ofSeconds(Long.parseLong(value.trim())));
+                    default -> throw new IllegalArgumentException("unknown property " + key + "; known: "
+                            + List.of("fsindex.url", "fsindex.user", "fsindex.password", "fsindex.tablePrefix",
+                            "fsindex.schemaMode", "fsindex.retryTimeoutSeconds"));
+                }
+            }
+            return this;
+        }
+
+        /**
+         * Opens the index: picks the dialect, opens the database and creates, upgrades or checks the schema.
+         *
+         * @throws io.fsindex.api.SchemaException if the schema is from a newer fsindex or does not match
+         * @throws FsIndexException              if no dialect serves the database or it cannot be opened
+         */
+        public FsIndex build() {
+            if (dataSource == null && jdbcUrl == null) {
+                throw new IllegalStateException("set a JDBC URL (jdbcUrl or fsindex.url) or a data source");
+            }
+            if (dataSource != null && jdbcUrl != null) {
+                throw new IllegalStateException("set either a JDBC URL or a data source, not both");
+            }
+            Dialect d = dialect;
+            DataSource ds = dataSource;
+            AutoCloseable owned = null;
+            try {
+                if (d == null) {
+                    d = Dialects.forUrl(jdbcUrl != null ? jdbcUrl : urlOf(dataSource));
+                }
+                if (ds == null) {
+                    ds = d.openDataSource(jdbcUrl, user, password);
+                    owned = ds instanceof AutoCloseable a ? a : null;
+                }
+                FsIndex index = new FsIndex(this, ds, d, owned);
+                SchemaManager schema = new SchemaManager(index.db, index.tables);
+                if (schemaMode == SchemaMode.MIGRATE) {
+                    schema.migrate();
+                } else {
+                    schema.validate();
+                }
+                return index;
+            } catch (SQLException e) {
+                closeOwned(owned);
+                throw new FsIndexException("cannot open the " + (d == null ? "" : d.name() + " ") + "database"
+                        + (jdbcUrl == null ? "" : " at " + Dialects.redact(jdbcUrl)) + ": " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                closeOwned(owned);
+                throw e;
+            }
+        }
+
+        private static String urlOf(DataSource ds) {
+            try (Connection c = ds.getConnection()) {
+                return c.getMetaData().getURL();
+            } catch (SQLException e) {
+                throw new FsIndexException("cannot connect through the given data source: " + e.getMessage(), e);
+            }
+        }
+
+        private static void closeOwned(AutoCloseable owned) {
+            if (owned != null) {
+                try {
+                    owned.close();
+                } catch (Exception ignored) {
+                    // the open failure is what the caller needs to see
+                }
+            }
+        }
+
+    }
+}

@@ -1,0 +1,108 @@
+package io.fsindex.core;
+
+import io.fsindex.api.DirectoryListing;
+import io.fsindex.api.FileKind;
+import io.fsindex.api.FileStat;
+import io.fsindex.api.ScanError;
+import io.fsindex.api.WalkedEntry;
+import io.fsindex.api.Walker;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The default {@link Walker}: reads directories with NIO and attributes with {@code lstat}, never opening a file.
+ * Special files (FIFOs, sockets, devices) are told apart through the {@code unix:mode} attribute where the platform
+ * has it.
+ */
+public final class NioWalker implements Walker {
+    private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
+    private static final int S_IFCHR = 0020000;
+    private static final int S_IFBLK = 0060000;
+    private static final int S_IFSOCK = 0140000;
+
+    @Override
+    public FileStat stat(Path path) throws IOException {
+        return toStat(path, Files.readAttributes(path, BasicFileAttributes.class, NOFOLLOW), true);
+    }
+
+    @Override
+    public FileStat statFollowingLinks(Path path) throws IOException {
+        return toStat(path, Files.readAttributes(path, BasicFileAttributes.class), false);
+    }
+
+    @Override
+    public DirectoryListing list(Path directory) throws IOException {
+        List<WalkedEntry> entries = new ArrayList<>();
+        List<ScanError> problems = new ArrayList<>();
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(directory)) {
+            for (Path child : children) {
+                String name = child.getFileName().toString();
+                if (!directory.resolve(name).equals(child)) {
+                    // The platform decoded the name lossily; storing it would name a different file.
+                    problems.add(new ScanError(child, ScanError.Reason.UNDECODABLE_NAME,
+                            "name is not valid in the file-name encoding (" + System.getProperty("sun.jnu.encoding")
+                                    + "); not recorded"));
+                    continue;
+                }
+                try {
+                    entries.add(new WalkedEntry(name, stat(child)));
+                } catch (NoSuchFileException gone) {
+                    // Deleted between the listing and lstat: it no longer exists, which is what the index will say.
+                } catch (AccessDeniedException denied) {
+                    problems.add(new ScanError(child, ScanError.Reason.ACCESS_DENIED,
+                            "attributes unreadable: permission denied; row kept as it was"));
+                    entries.add(new WalkedEntry(name, null));
+                } catch (IOException e) {
+                    problems.add(new ScanError(child, ScanError.Reason.IO_ERROR, e.toString() + "; row kept as it was"));
+                    entries.add(new WalkedEntry(name, null));
+                }
+            }
+        } catch (java.nio.file.DirectoryIteratorException e) {
+            throw e.getCause();
+        }
+        return new DirectoryListing(entries, problems);
+    }
+
+    private static FileStat toStat(Path path, BasicFileAttributes a, boolean noFollow) throws IOException {
+        long mtime = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+        FileKind kind;
+        String target = null;
+        if (a.isSymbolicLink()) {
+            kind = FileKind.SYMLINK;
+            target = Files.readSymbolicLink(path).toString();
+        } else if (a.isDirectory()) {
+            kind = FileKind.DIRECTORY;
+        } else if (a.isRegularFile()) {
+            kind = FileKind.FILE;
+        } else {
+            kind = special(path, noFollow);
+        }
+        return new FileStat(kind, a.size(), mtime, target, a.fileKey());
+    }
+
+    private static FileKind special(Path path, boolean noFollow) {
+        try {
+            Object mode = noFollow ? Files.getAttribute(path, "unix:mode", NOFOLLOW) : Files.getAttribute(path, "unix:mode");
+            return switch (((Integer) mode) & S_IFMT) {
+                case S_IFIFO -> FileKind.FIFO;
+                case S_IFSOCK -> FileKind.SOCKET;
+                case S_IFCHR -> FileKind.CHAR_DEVICE;
+                case S_IFBLK -> FileKind.BLOCK_DEVICE;
+                default -> FileKind.OTHER;
+            };
+        } catch (UnsupportedOperationException | IllegalArgumentException | IOException e) {
+            return FileKind.OTHER;
+        }
+    }
+}

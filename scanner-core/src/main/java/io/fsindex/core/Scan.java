@@ -1,0 +1,286 @@
+package io.fsindex.core;
+
+import io.fsindex.api.DirectoryListing;
+import io.fsindex.api.FileKind;
+import io.fsindex.api.FileSink;
+import io.fsindex.api.FileSink.Directory;
+import io.fsindex.api.FileStat;
+import io.fsindex.api.ScanError;
+import io.fsindex.api.ScanFailedException;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanProgress;
+import io.fsindex.api.ScanResult;
+import io.fsindex.api.WalkedEntry;
+import io.fsindex.api.Walker;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Walks one scan's tree top-down, feeding each listing to a {@link FileSink}, and reports what it did. */
+final class Scan {
+    private final long scanId;
+    private final Path requested;
+    private final Walker walker;
+    private final ScanOptions options;
+    private final ScanListener listener;
+    private final AtomicReference<ScanProgress> progress = new AtomicReference<>(
+            new ScanProgress(0, 0, 0, 0, 0, 0, null));
+    private volatile boolean cancelled;
+
+    private final List<ScanError> errors = new ArrayList<>();
+    private long directories, added, updated, unchanged, skipped;
+
+    /** A directory waiting to be listed, with the identities of its ancestors for symlink-loop detection. */
+    private record Pending(Directory dir, Ancestors ancestors) {
+    }
+
+    private record Ancestors(Object fileKey, Ancestors parent) {
+        boolean contains(Object key) {
+            for (Ancestors a = this; a != null; a = a.parent) {
+                if (key != null && key.equals(a.fileKey)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    Scan(long scanId, Path requested, Walker walker, ScanOptions options) {
+        this.scanId = scanId;
+        this.requested = requested;
+        this.walker = walker;
+        this.options = options;
+        this.listener = options.listener();
+    }
+
+    long scanId() {
+        return scanId;
+    }
+
+    ScanProgress progress() {
+        return progress.get();
+    }
+
+    void cancel() {
+        cancelled = true;
+    }
+
+    long errorCount() {
+        return errors.size();
+    }
+
+    /**
+     * Runs the scan to the end. On any failure or cancellation the sink is finished without sweeping, so nothing is
+     * deleted by a scan that did not see everything.
+     */
+    ScanResult run(FileSink sink) {
+        long start = System.nanoTime();
+        boolean completed = false;
+        try {
+            Path abs = requested.toAbsolutePath().normalize();
+            Path root;
+            try {
+                root = abs.toRealPath();
+            } catch (NoSuchFileException e) {
+                if (!options.removeMissingRoot()) {
+                    throw new ScanFailedException("scan root does not exist: " + abs + "; nothing was deleted", e);
+                }
+                ScanResult removed = removeMissingRoot(sink, abs, start);
+                completed = true;
+                return removed;
+            } catch (IOException e) {
+                throw new ScanFailedException("scan root cannot be read: " + abs + " (" + e + "); nothing was deleted",
+                        e);
+            }
+            listener.started(scanId, root);
+            FileSink.Applied top = begin(sink, root);
+            if (!top.subdirectories().isEmpty()) {
+                walk(sink, top.subdirectories().get(0));
+            }
+            long deleted = sink.finish(true);
+            completed = true;
+            ScanResult result = new ScanResult(scanId, root, added, updated, unchanged, deleted, skipped, errors,
+                    Duration.ofNanos(System.nanoTime() - start));
+            listener.finished(result);
+            return result;
+        } finally {
+            if (!completed) {
+                sink.finish(false);
+            }
+        }
+    }
+
+    private FileSink.Applied begin(FileSink sink, Path root) {
+        List<WalkedEntry> trunk = new ArrayList<>();
+        FileStat rootStat;
+        try {
+            Path prefix = root.getRoot();
+            if (prefix != null && !prefix.equals(root)) {
+                trunk.add(new WalkedEntry(prefix.toString(), walker.stat(prefix)));
+                for (int i = 0; i < root.getNameCount() - 1; i++) {
+                    prefix = prefix.resolve(root.getName(i).toString());
+                    trunk.add(new WalkedEntry(root.getName(i).toString(), walker.stat(prefix)));
+                }
+            }
+            rootStat = walker.stat(root);
+        } catch (IOException e) {
+            throw new ScanFailedException("scan root cannot be read: " + root + " (" + e + "); nothing was deleted", e);
+        }
+        FileSink.Applied top = sink.begin(trunk, new WalkedEntry(nameOf(root), rootStat), root);
+        added += top.added();
+        updated += top.updated();
+        unchanged += top.unchanged();
+        skipped += top.skipped();
+        return top;
+    }
+
+    private void walk(FileSink sink, Directory top) {
+        Deque<Pending> stack = new ArrayDeque<>();
+        stack.push(new Pending(top, new Ancestors(statKey(top.path()), null)));
+        while (!stack.isEmpty()) {
+            if (cancelled || Thread.currentThread().isInterrupted()) {
+                throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
+            }
+            Pending pending = stack.pop();
+            Directory dir = pending.dir();
+            DirectoryListing listing;
+            try {
+                listing = walker.list(dir.path());
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                if (dir == top) {
+                    throw new ScanFailedException("scan root vanished while scanning: " + dir.path()
+                            + "; nothing was deleted", e);
+                }
+                sink.vanished(dir, replacement(dir.path()));
+                continue;
+            } catch (IOException e) {
+                if (dir == top) {
+                    throw new ScanFailedException("scan root cannot be listed: " + dir.path() + " (" + e
+                            + "); nothing was deleted", e);
+                }
+                report(new ScanError(dir.path(), e instanceof AccessDeniedException
+                        ? ScanError.Reason.ACCESS_DENIED : ScanError.Reason.IO_ERROR,
+                        "cannot list directory (" + e + "); its rows were kept as they were"));
+                sink.unreadable(dir);
+                continue;
+            }
+            listing.problems().forEach(this::report);
+            List<WalkedEntry> entries = options.followSymlinks()
+                    ? followLinks(dir.path(), listing.entries(), pending.ancestors()) : listing.entries();
+            FileSink.Applied applied = sink.apply(dir, entries);
+            directories++;
+            added += applied.added();
+            updated += applied.updated();
+            unchanged += applied.unchanged();
+            skipped += applied.skipped();
+            List<Directory> subdirectories = applied.subdirectories();
+            for (int i = subdirectories.size() - 1; i >= 0; i--) {
+                Directory sub = subdirectories.get(i);
+                stack.push(new Pending(sub, new Ancestors(keyOf(entries, sub.name()), pending.ancestors())));
+            }
+            ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated, skipped,
+                    errors.size(), dir.path());
+            progress.set(now);
+            listener.progress(now);
+        }
+    }
+
+    /** Replaces links to directories with what they point to, unless that would loop back to an ancestor. */
+    private List<WalkedEntry> followLinks(Path dir, List<WalkedEntry> entries, Ancestors ancestors) {
+        List<WalkedEntry> out = new ArrayList<>(entries.size());
+        for (WalkedEntry e : entries) {
+            if (!e.isReadable() || e.stat().kind() != FileKind.SYMLINK) {
+                out.add(e);
+                continue;
+            }
+            Path link = dir.resolve(e.name());
+            try {
+                FileStat target = walker.statFollowingLinks(link);
+                if (target.isDirectory() && ancestors.contains(target.fileKey())) {
+                    report(new ScanError(link, ScanError.Reason.SYMLINK_LOOP,
+                            "link to " + e.stat().linkTarget() + " leads back to one of its own ancestors;"
+                                    + " recorded as a link, not followed"));
+                    out.add(e);
+                } else {
+                    out.add(new WalkedEntry(e.name(), new FileStat(target.kind(), target.size(), target.mtimeNanos(),
+                            e.stat().linkTarget(), target.fileKey())));
+                }
+            } catch (IOException brokenOrLooping) {
+                // A dangling link, or one the OS itself finds looping (ELOOP): record the link as it is.
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static Object keyOf(List<WalkedEntry> entries, String name) {
+        for (WalkedEntry e : entries) {
+            if (e.name().equals(name) && e.isReadable()) {
+                return e.stat().fileKey();
+            }
+        }
+        return null;
+    }
+
+    private Object statKey(Path path) {
+        try {
+            return walker.stat(path).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private FileStat replacement(Path path) {
+        try {
+            FileStat now = walker.stat(path);
+            return now.isDirectory() ? null : now;
+        } catch (IOException gone) {
+            return null;
+        }
+    }
+
+    private ScanResult removeMissingRoot(FileSink sink, Path abs, long start) {
+        Path parent = abs.getParent();
+        List<WalkedEntry> trunk = new ArrayList<>();
+        if (parent != null) {
+            Path realParent;
+            try {
+                realParent = parent.toRealPath();
+            } catch (IOException e) {
+                realParent = parent;
+            }
+            trunk.add(new WalkedEntry(realParent.getRoot().toString(), null));
+            for (Path name : realParent) {
+                trunk.add(new WalkedEntry(name.toString(), null));
+            }
+        }
+        listener.started(scanId, abs);
+        sink.removeRoot(trunk, nameOf(abs));
+        long deleted = sink.finish(true);
+        ScanResult result = new ScanResult(scanId, abs, 0, 0, 0, deleted, 0, errors,
+                Duration.ofNanos(System.nanoTime() - start));
+        listener.finished(result);
+        return result;
+    }
+
+    private void report(ScanError error) {
+        errors.add(error);
+        listener.error(error);
+    }
+
+    private static String nameOf(Path path) {
+        Path name = path.getFileName();
+        return name == null ? Objects.requireNonNull(path.getRoot()).toString() : name.toString();
+    }
+}

@@ -1,0 +1,185 @@
+package io.fsindex.core;
+
+import io.fsindex.api.SchemaException;
+import io.fsindex.core.spi.FsTables;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Creates, upgrades and checks fsindex's tables, with the version recorded in the {@code <prefix>schema} table. */
+final class SchemaManager {
+    /** The schema version this build of fsindex writes and reads. */
+    static final int CURRENT_VERSION = 1;
+
+    private final Database db;
+    private final FsTables t;
+
+    SchemaManager(Database db, FsTables t) {
+        this.db = db;
+        this.t = t;
+    }
+
+    /** The columns each table must have; extra columns an application adds are tolerated. */
+    Map<String, List<String>> expectedColumns() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put(t.scansName(), List.of("id", "root", "state", "started_at", "finished_at", "added", "updated",
+                "deleted", "errors", "message"));
+        m.put(t.filesName(), List.of("id", "parent", "name", "kind", "size", "mtime", "link_target", "scan_id",
+                "listed_by", "stale"));
+        m.put(t.schemaName(), List.of("version"));
+        return m;
+    }
+
+    void migrate() throws SQLException {
+        try (Connection c = db.connect()) {
+            db.write(c, conn -> {
+                int version = version(c);
+                if (version > CURRENT_VERSION) {
+                    throw newer(version);
+                }
+                for (int v = version + 1; v <= CURRENT_VERSION; v++) {
+                    apply(c, v);
+                }
+                return null;
+            });
+            check(c);
+        }
+    }
+
+    void validate() throws SQLException {
+        try (Connection c = db.connect()) {
+            int version = version(c);
+            if (version == 0) {
+                throw new SchemaException("no fsindex tables (" + t.prefix + "*) found in the " + db.dialect.name()
+                        + " database, and the schema mode is VALIDATE: apply fsindex's schema scripts first, or open"
+                        + " with SchemaMode.MIGRATE");
+            }
+            if (version > CURRENT_VERSION) {
+                throw newer(version);
+            }
+            if (version < CURRENT_VERSION) {
+                throw new SchemaException("the database holds fsindex schema version " + version + " but this fsindex"
+                        + " needs version " + CURRENT_VERSION + "; apply the migration scripts up to V"
+                        + CURRENT_VERSION + ", or open with SchemaMode.MIGRATE");
+            }
+            check(c);
+        }
+    }
+
+    /** The recorded schema version, or 0 if fsindex has never created its tables here. */
+    int version(Connection c) throws SQLException {
+        Set<String> tables = tables(c);
+        if (!tables.contains(t.schemaName())) {
+            if (tables.contains(t.filesName()) || tables.contains(t.scansName())) {
+                throw new SchemaException("found table " + (tables.contains(t.filesName()) ? t.filesName()
+                        : t.scansName()) + " but no " + t.schemaName() + " version record: these tables were not"
+                        + " created by fsindex, or their version record was removed; refusing to touch them");
+            }
+            return 0;
+        }
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT version FROM " + t.schemaName())) {
+            if (!rs.next()) {
+                throw new SchemaException("table " + t.schemaName() + " holds no version record");
+            }
+            int version = rs.getInt(1);
+            if (rs.next()) {
+                throw new SchemaException("table " + t.schemaName() + " holds more than one version record");
+            }
+            return version;
+        }
+    }
+
+    private void apply(Connection c, int version) throws SQLException {
+        String script = db.dialect.schemaScript(version).orElseThrow(() -> new SchemaException(
+                "the " + db.dialect.name() + " dialect has no schema script for version " + version));
+        try (Statement s = c.createStatement()) {
+            for (String sql : statements(script, t.prefix)) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /** Splits a DDL script into statements: {@code ;} at a line's end ends one; {@code --} lines are comments. */
+    static List<String> statements(String script, String prefix) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : script.replace("${prefix}", prefix).split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith("--") || trimmed.isEmpty()) {
+                continue;
+            }
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                String sql = current.toString().strip();
+                out.add(sql.substring(0, sql.length() - 1));
+                current.setLength(0);
+            }
+        }
+        if (!current.toString().isBlank()) {
+            out.add(current.toString().strip());
+        }
+        return out;
+    }
+
+    private void check(Connection c) throws SQLException {
+        Set<String> tables = tables(c);
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : expectedColumns().entrySet()) {
+            if (!tables.contains(e.getKey())) {
+                problems.add("table " + e.getKey() + " is missing");
+                continue;
+            }
+            Set<String> actual = columns(c, e.getKey());
+            List<String> missing = e.getValue().stream().filter(col -> !actual.contains(col)).toList();
+            if (!missing.isEmpty()) {
+                problems.add("table " + e.getKey() + " lacks column(s) " + String.join(", ", missing)
+                        + " (has " + String.join(", ", actual) + ")");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new SchemaException("the fsindex tables in this " + db.dialect.name() + " database do not match"
+                    + " schema version " + CURRENT_VERSION + ": " + String.join("; ", problems));
+        }
+    }
+
+    private SchemaException newer(int version) {
+        return new SchemaException("this database was written by a newer fsindex (schema version " + version
+                + "); this fsindex understands schema versions up to " + CURRENT_VERSION
+                + ". Upgrade fsindex to use it; nothing was changed");
+    }
+
+    private static Set<String> tables(Connection c) throws SQLException {
+        Set<String> names = new TreeSet<>();
+        DatabaseMetaData md = c.getMetaData();
+        try (ResultSet rs = md.getTables(c.getCatalog(), c.getSchema(), null, new String[] {"TABLE"})) {
+            while (rs.next()) {
+                names.add(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT));
+            }
+        }
+        return names;
+    }
+
+    private static Set<String> columns(Connection c, String table) throws SQLException {
+        Set<String> names = new TreeSet<>();
+        DatabaseMetaData md = c.getMetaData();
+        try (ResultSet rs = md.getColumns(c.getCatalog(), c.getSchema(), table, null)) {
+            while (rs.next()) {
+                if (rs.getString("TABLE_NAME").equalsIgnoreCase(table)) {
+                    names.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return names;
+    }
+
+}

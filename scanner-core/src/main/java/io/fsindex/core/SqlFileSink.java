@@ -1,0 +1,270 @@
+package io.fsindex.core;
+
+import io.fsindex.api.FileSink;
+import io.fsindex.api.FileStat;
+import io.fsindex.api.FsIndexException;
+import io.fsindex.api.WalkedEntry;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The database-backed {@link FileSink}: applies one scan's listings with the concurrent-scan protocol described in
+ * the README ("Guarantees"). Every method is one retried write transaction on the scan's own connection.
+ */
+final class SqlFileSink implements FileSink {
+    private final Database db;
+    private final Statements st;
+    private final Connection c;
+    private final long scan;
+
+    SqlFileSink(Database db, Statements st, Connection c, long scan) {
+        this.db = db;
+        this.st = st;
+        this.c = c;
+        this.scan = scan;
+    }
+
+    @Override
+    public Applied begin(List<WalkedEntry> trunk, WalkedEntry root, Path rootPath) {
+        return write(conn -> {
+            long parent = 0;
+            long added = 0;
+            for (WalkedEntry e : trunk) {
+                Row before = find(parent, e.name());
+                Row row = upsertAndFind(parent, e);
+                if (row == null) {
+                    return new Applied(List.of(), added, 0, 0, 1);
+                }
+                added += before == null ? 1 : 0;
+                parent = row.id();
+            }
+            Row before = find(parent, root.name());
+            Row row = upsertAndFind(parent, root);
+            long rootAdded = before == null && row != null ? 1 : 0;
+            long rootUpdated = before != null && row != null && row.scanId() == scan && !before.sameAs(root.stat()) ? 1 : 0;
+            long rootUnchanged = before != null && row != null && row.scanId() == scan && rootUpdated == 0 ? 1 : 0;
+            if (row == null || row.scanId() != scan) {
+                return new Applied(List.of(), added, 0, 0, 1);
+            }
+            if (!root.stat().isDirectory() || !claim(List.of(row.id()))[0]) {
+                return new Applied(List.of(), added + rootAdded, rootUpdated, rootUnchanged,
+                        root.stat().isDirectory() ? 1 : 0);
+            }
+            return new Applied(List.of(new Directory(row.id(), parent, root.name(), rootPath)), added + rootAdded,
+                    rootUpdated, rootUnchanged, 0);
+        });
+    }
+
+    /** Upserts one trunk or root entry and reads its row back; null if the row is missing (a newer scan covers it). */
+    private Row upsertAndFind(long parent, WalkedEntry e) throws SQLException {
+        try (Sql.Bound upsert = (parent == 0 ? st.upsertTopLevel : st.upsertChild).prepare(c)) {
+            bindEntry(upsert, parent, e.name(), e.stat()).statement.executeUpdate();
+        }
+        return find(parent, e.name());
+    }
+
+    private Row find(long parent, String name) throws SQLException {
+        try (Sql.Bound q = (parent == 0 ? st.selectTopLevel : st.selectChild).prepare(c)) {
+            q.set("name", name);
+            if (parent != 0) {
+                q.set("parent", parent);
+            }
+            try (ResultSet rs = q.statement.executeQuery()) {
+                return rs.next() ? Row.read(rs) : null;
+            }
+        }
+    }
+
+    @Override
+    public Applied apply(Directory dir, List<WalkedEntry> entries) {
+        return write(conn -> {
+            Map<String, Row> before = children(dir.id());
+            long added = 0, updated = 0, unchanged = 0, skipped = 0;
+            List<WalkedEntry> readable = new ArrayList<>(entries.size());
+            try (Sql.Bound upsert = st.upsertChild.prepare(c); Sql.Bound keep = st.keepChild.prepare(c)) {
+                boolean keeping = false;
+                for (WalkedEntry e : entries) {
+                    if (e.isReadable()) {
+                        bindEntry(upsert, dir.id(), e.name(), e.stat()).statement.addBatch();
+                        readable.add(e);
+                    } else if (before.containsKey(e.name())) {
+                        keep.set("parent", dir.id()).set("name", e.name()).set("scan", scan).statement.addBatch();
+                        keeping = true;
+                    }
+                }
+                int[] counts = readable.isEmpty() ? new int[0] : upsert.statement.executeBatch();
+                if (keeping) {
+                    keep.statement.executeBatch();
+                }
+                for (int i = 0; i < counts.length; i++) {
+                    WalkedEntry e = readable.get(i);
+                    Row old = before.get(e.name());
+                    if (counts[i] == 0) {
+                        skipped++;
+                    } else if (old == null) {
+                        added++;
+                    } else if (old.sameAs(e.stat())) {
+                        unchanged++;
+                    } else {
+                        updated++;
+                    }
+                }
+            }
+            List<Directory> subdirectories = new ArrayList<>();
+            List<WalkedEntry> dirs = readable.stream().filter(e -> e.stat().isDirectory()).toList();
+            if (!dirs.isEmpty()) {
+                Map<String, Row> after = added > 0 ? children(dir.id()) : before;
+                List<Long> ids = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (WalkedEntry e : dirs) {
+                    Row row = after.get(e.name());
+                    if (row != null && row.isDirectory()) {
+                        ids.add(row.id());
+                        names.add(e.name());
+                    }
+                }
+                boolean[] claimed = claim(ids);
+                for (int i = 0; i < claimed.length; i++) {
+                    if (claimed[i]) {
+                        subdirectories.add(new Directory(ids.get(i), dir.id(), names.get(i),
+                                dir.path().resolve(names.get(i))));
+                    }
+                }
+                skipped += dirs.size() - subdirectories.size();
+            }
+            return new Applied(subdirectories, added, updated, unchanged, skipped);
+        });
+    }
+
+    /**
+     * Claims each directory for this scan and, in the same transaction, marks the children of those it won stale;
+     * a directory some newer scan has already listed is not won.
+     */
+    private boolean[] claim(List<Long> dirs) throws SQLException {
+        boolean[] won = new boolean[dirs.size()];
+        if (dirs.isEmpty()) {
+            return won;
+        }
+        try (Sql.Bound claim = st.claimDirectory.prepare(c); Sql.Bound mark = st.markChildrenStale.prepare(c)) {
+            for (long dir : dirs) {
+                claim.set("dir", dir).set("scan", scan).statement.addBatch();
+            }
+            int[] counts = claim.statement.executeBatch();
+            boolean marking = false;
+            for (int i = 0; i < counts.length; i++) {
+                won[i] = counts[i] > 0;
+                if (won[i]) {
+                    mark.set("dir", dirs.get(i)).set("scan", scan).statement.addBatch();
+                    marking = true;
+                }
+            }
+            if (marking) {
+                mark.statement.executeBatch();
+            }
+        }
+        return won;
+    }
+
+    private Map<String, Row> children(long dir) throws SQLException {
+        Map<String, Row> rows = new HashMap<>();
+        try (Sql.Bound q = st.selectChildren.prepare(c)) {
+            q.set("dir", dir);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    Row r = Row.read(rs);
+                    rows.put(r.name(), r);
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public void unreadable(Directory dir) {
+        write(conn -> {
+            try (Sql.Bound q = st.unmarkChildren.prepare(c)) {
+                return q.set("dir", dir.id()).set("scan", scan).statement.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public void vanished(Directory dir, FileStat replacement) {
+        write(conn -> {
+            if (replacement == null) {
+                try (Sql.Bound q = st.markStale.prepare(c)) {
+                    return q.set("id", dir.id()).set("scan", scan).statement.executeUpdate();
+                }
+            }
+            try (Sql.Bound q = (dir.parentId() == 0 ? st.upsertTopLevel : st.upsertChild).prepare(c)) {
+                return bindEntry(q, dir.parentId(), dir.name(), replacement).statement.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public void removeRoot(List<WalkedEntry> trunk, String rootName) {
+        write(conn -> {
+            long parent = 0;
+            for (WalkedEntry e : trunk) {
+                Row row = find(parent, e.name());
+                if (row == null) {
+                    return 0;
+                }
+                parent = row.id();
+            }
+            Row root = find(parent, rootName);
+            if (root == null) {
+                return 0;
+            }
+            try (Sql.Bound q = st.markStale.prepare(c)) {
+                return q.set("id", root.id()).set("scan", scan).statement.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public long finish(boolean completed) {
+        return write(conn -> {
+            if (!completed) {
+                try (Sql.Bound q = st.unmarkAll.prepare(c)) {
+                    q.set("scan", scan).statement.executeUpdate();
+                }
+                return 0L;
+            }
+            long gone;
+            try (Sql.Bound q = st.countSweep.prepare(c)) {
+                q.set("scan", scan);
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    gone = rs.next() ? rs.getLong(1) : 0;
+                }
+            }
+            try (Sql.Bound q = st.sweep.prepare(c)) {
+                q.set("scan", scan).statement.executeUpdate();
+            }
+            return gone;
+        });
+    }
+
+    private Sql.Bound bindEntry(Sql.Bound q, long parent, String name, FileStat stat) throws SQLException {
+        if (parent != 0) {
+            q.set("parent", parent);
+        }
+        return q.set("name", name).set("kind", stat.kind().name()).set("size", stat.size())
+                .set("mtime", stat.mtimeNanos()).set("link", stat.linkTarget()).set("scan", scan);
+    }
+
+    private <T> T write(Database.Work<T> work) {
+        try {
+            return db.write(c, work);
+        } catch (SQLException e) {
+            throw new FsIndexException(db.dialect.name() + " error in scan " + scan + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.fsindex.core;
+
+import static org.jooq.impl.DSL.count;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.table;
+
+import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import org.jooq.CommonTableExpression;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record1;
+import org.jooq.Table;
+import org.jooq.conf.RenderQuotedNames;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+
+/** Every statement fsindex runs, rendered once for one dialect and table prefix. */
+final class Statements {
+    static {
+        // jOOQ only renders SQL here; its banner and tips would be noise in an application's log.
+        System.setProperty("org.jooq.no-logo", "true");
+        System.setProperty("org.jooq.no-tips", "true");
+    }
+
+    static final String FILE_COLUMNS = "id, parent, name, kind, size, mtime, link_target, scan_id, listed_by, stale";
+
+    final FsTables t;
+    final Sql upsertChild;
+    final Sql upsertTopLevel;
+    final Sql claimDirectory;
+    final Sql markChildrenStale;
+    final Sql sweep;
+    final Sql countSweep;
+    final Sql selectChildren;
+    final Sql selectChild;
+    final Sql selectTopLevel;
+    final Sql markStale;
+    final Sql keepChild;
+    final Sql unmarkChildren;
+    final Sql unmarkAll;
+    final Sql insertScan;
+    final Sql finishScan;
+
+    Statements(Dialect dialect, FsTables t) {
+        this.t = t;
+        DSLContext ctx = context(dialect);
+        Field<Long> scan = param("scan", Long.class);
+        upsertChild = Sql.render(ctx, dialect.upsertChild(t));
+        upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
+        claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
+        markChildrenStale = Sql.render(ctx, dialect.markChildrenStale(t));
+        sweep = Sql.render(ctx, dialect.sweep(t));
+
+        Table<?> gone = table(name("gone"));
+        Field<Long> goneId = field(name("gone", "id"), Long.class);
+        Table<?> f = t.files.as("f");
+        CommonTableExpression<Record1<Long>> cte = name("gone").fields("id").as(
+                select(t.id).from(t.files).where(t.stale.eq(inline(1))).and(t.scanId.eq(scan))
+                        .union(select(field(name("f", "id"), Long.class)).from(f)
+                                .join(gone).on(field(name("f", "parent"), Long.class).eq(goneId))));
+        countSweep = Sql.render(ctx, ctx.withRecursive(cte).select(count()).from(gone));
+
+        selectChildren = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("dir", Long.class))));
+        selectChild = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("parent", Long.class)))
+                .and(t.name.eq(param("name", String.class))));
+        selectTopLevel = Sql.render(ctx, selectFiles(ctx).where(t.parent.isNull())
+                .and(t.name.eq(param("name", String.class))));
+        markStale = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(1)).set(t.scanId, scan)
+                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
+        keepChild = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0)).set(t.scanId, scan)
+                .where(t.parent.eq(param("parent", Long.class))).and(t.name.eq(param("name", String.class)))
+                .and(t.scanId.le(scan)));
+        unmarkChildren = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0))
+                .where(t.parent.eq(param("dir", Long.class))).and(t.stale.eq(inline(1))).and(t.scanId.eq(scan)));
+        unmarkAll = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0))
+                .where(t.stale.eq(inline(1))).and(t.scanId.eq(scan)));
+        insertScan = Sql.render(ctx, ctx.insertInto(t.scans, t.scanRoot, t.scanState, t.scanStartedAt)
+                .values(param("root", String.class), inline("RUNNING"), param("now", Long.class)));
+        finishScan = Sql.render(ctx, ctx.update(t.scans)
+                .set(t.scanState, param("state", String.class))
+                .set(t.scanFinishedAt, param("now", Long.class))
+                .set(t.scanAdded, param("added", Long.class))
+                .set(t.scanUpdated, param("updated", Long.class))
+                .set(t.scanDeleted, param("deleted", Long.class))
+                .set(t.scanErrors, param("errors", Long.class))
+                .set(t.scanMessage, param("message", String.class))
+                .where(t.scanRowId.eq(scan)));
+    }
+
+    private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {
+        return ctx.select(t.id, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.scanId, t.listedBy,
+                t.stale).from(t.files);
+    }
+
+    /** The jOOQ context fsindex renders with: unquoted lower-case names, so hand-written DDL matches. */
+    static DSLContext context(Dialect dialect) {
+        return DSL.using(dialect.sqlDialect(), new Settings()
+                .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
+                .withRenderNamedParamPrefix(":")
+                .withExecuteLogging(false));
+    }
+}

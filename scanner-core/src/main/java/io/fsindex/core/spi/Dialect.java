@@ -1,0 +1,165 @@
+package io.fsindex.core.spi;
+
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.table;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.jooq.Field;
+import org.jooq.Query;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+
+/**
+ * What fsindex needs from one database engine. Statements are written once here with jOOQ, with named parameters
+ * ({@code :scan}, {@code :parent}, …) that fsindex binds; a dialect overrides only what its engine needs done
+ * differently. Implementations are found through {@code META-INF/services/io.fsindex.core.spi.Dialect} by
+ * {@link #handlesJdbcUrl}, or given explicitly with {@code FsIndex.builder().dialect(...)}.
+ *
+ * <p>Parameters: {@code :scan} the current scan id; {@code :parent} a parent row id; {@code :name} an entry name;
+ * {@code :kind}, {@code :size}, {@code :mtime}, {@code :link} an entry's attributes; {@code :dir} a directory row id.
+ */
+public interface Dialect {
+
+    /** The engine's name as users know it, for messages ("SQLite", "PostgreSQL"). */
+    String name();
+
+    /** Returns true if this dialect serves the JDBC URL (match loosely, e.g. {@code contains(":sqlite:")}). */
+    boolean handlesJdbcUrl(String jdbcUrl);
+
+    /** The jOOQ dialect that renders this engine's SQL. */
+    SQLDialect sqlDialect();
+
+    /** Opens a data source for a URL when the application gave none; fsindex closes it if it is AutoCloseable. */
+    DataSource openDataSource(String jdbcUrl, String user, String password);
+
+    /** Prepares a connection just taken from the data source, e.g. per-connection settings; called on every borrow. */
+    default void prepare(Connection connection) throws SQLException {
+    }
+
+    /** Begins a write transaction that takes the locks it needs up front. */
+    default void begin(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+    }
+
+    /** Commits the transaction begun by {@link #begin}. */
+    default void commit(Connection connection) throws SQLException {
+        connection.commit();
+        connection.setAutoCommit(true);
+    }
+
+    /** Rolls back the transaction begun by {@link #begin}, leaving the connection usable. */
+    default void rollback(Connection connection) throws SQLException {
+        connection.rollback();
+        connection.setAutoCommit(true);
+    }
+
+    /** Returns true if the failure is transient (busy, lock timeout, deadlock, serialization) and worth a retry. */
+    boolean isRetryable(SQLException e);
+
+    /**
+     * Returns the DDL script (resource {@code schema/V<version>.sql} beside the dialect class) that brings the schema from version {@code version - 1} to {@code version}, with
+     * {@code ${prefix}} where table names start, or empty if this dialect has no such version.
+     */
+    default Optional<String> schemaScript(int version) {
+        String resource = "schema/V" + version + ".sql";
+        try (InputStream in = getClass().getResourceAsStream(resource)) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Inserts a child row if its parent still exists and no newer scan has listed the parent, or updates the existing
+     * row if no newer scan has written it; affects no row otherwise.
+     */
+    default Query upsertChild(FsTables t) {
+        Table<?> p = t.files.as("p");
+        Field<Long> scan = param("scan", Long.class);
+        Field<Long> parent = param("parent", Long.class);
+        return insertSelect(t, parent, org.jooq.impl.DSL.exists(selectOne().from(p)
+                        .where(field(org.jooq.impl.DSL.name("p", "id"), Long.class).eq(parent))
+                        .and(field(org.jooq.impl.DSL.name("p", "listed_by"), Long.class).le(scan))))
+                .onConflict(t.parent, t.name)
+                .doUpdate()
+                .set(t.kind, param("kind", String.class))
+                .set(t.size, param("size", Long.class))
+                .set(t.mtime, param("mtime", Long.class))
+                .set(t.linkTarget, param("link", String.class))
+                .set(t.scanId, scan)
+                .set(t.stale, inline(0))
+                .where(qualified(t, t.scanId).le(scan));
+    }
+
+    /** Inserts a top-level row (a filesystem root, which has no parent), or updates it if no newer scan wrote it. */
+    default Query upsertTopLevel(FsTables t) {
+        Field<Long> scan = param("scan", Long.class);
+        // SQLite needs a WHERE before ON CONFLICT in INSERT ... SELECT, or it parses ON as a join.
+        return insertSelect(t, inline(null, Long.class), org.jooq.impl.DSL.trueCondition())
+                .onConflict(t.name).where(t.parent.isNull())
+                .doUpdate()
+                .set(t.kind, param("kind", String.class))
+                .set(t.size, param("size", Long.class))
+                .set(t.mtime, param("mtime", Long.class))
+                .set(t.linkTarget, param("link", String.class))
+                .set(t.scanId, scan)
+                .set(t.stale, inline(0))
+                .where(qualified(t, t.scanId).le(scan));
+    }
+
+    /**
+     * Claims directory {@code :dir} for listing by scan {@code :scan} unless a newer scan has listed it; affects one
+     * row if the scan may descend into it.
+     */
+    default Query claimDirectory(FsTables t) {
+        Field<Long> scan = param("scan", Long.class);
+        return org.jooq.impl.DSL.update(t.files)
+                .set(t.listedBy, scan)
+                .where(t.id.eq(param("dir", Long.class)))
+                .and(t.listedBy.le(scan))
+                .and(t.kind.eq(inline("DIRECTORY")));
+    }
+
+    /** Marks the children of {@code :dir} stale for scan {@code :scan}, except those a newer scan has written. */
+    default Query markChildrenStale(FsTables t) {
+        Field<Long> scan = param("scan", Long.class);
+        return org.jooq.impl.DSL.update(t.files)
+                .set(t.stale, inline(1))
+                .set(t.scanId, scan)
+                .where(t.parent.eq(param("dir", Long.class)))
+                .and(t.scanId.lt(scan));
+    }
+
+    /** Deletes every row scan {@code :scan} marked stale and nobody has confirmed since; descendants go by cascade. */
+    default Query sweep(FsTables t) {
+        return org.jooq.impl.DSL.deleteFrom(t.files)
+                .where(t.stale.eq(inline(1)))
+                .and(t.scanId.eq(param("scan", Long.class)));
+    }
+
+    private static org.jooq.InsertOnDuplicateStep<org.jooq.Record> insertSelect(FsTables t, Field<Long> parent,
+                                                                              org.jooq.Condition guard) {
+        return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
+                        t.scanId, t.stale, t.listedBy)
+                .select(select(parent, param("name", String.class), param("kind", String.class),
+                        param("size", Long.class), param("mtime", Long.class), param("link", String.class),
+                        param("scan", Long.class), inline(0), inline(0L)).where(guard));
+    }
+
+    private static <T> Field<T> qualified(FsTables t, Field<T> column) {
+        return field(org.jooq.impl.DSL.name(t.filesName(), column.getName()), column.getType());
+    }
+}

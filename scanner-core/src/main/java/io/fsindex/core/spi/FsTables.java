@@ -1,0 +1,97 @@
+package io.fsindex.core.spi;
+
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.table;
+
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Table;
+
+/**
+ * fsindex's tables and columns for one table prefix, as jOOQ objects for dialects to build statements from.
+ * Column meanings are in {@code README.md}, section "Schema".
+ */
+public final class FsTables {
+    /** The default table prefix. */
+    public static final String DEFAULT_PREFIX = "fsindex_";
+
+    public final String prefix;
+    public final Table<Record> files;
+    public final Table<Record> scans;
+    public final Table<Record> schema;
+
+    public final Field<Long> id;
+    public final Field<Long> parent;
+    public final Field<String> name;
+    public final Field<String> kind;
+    public final Field<Long> size;
+    public final Field<Long> mtime;
+    public final Field<String> linkTarget;
+    /** The scan whose information the row holds; also the scan that owns its stale mark. */
+    public final Field<Long> scanId;
+    /** The newest scan that listed this directory's children (0 if none); the gate for descending into it. */
+    public final Field<Long> listedBy;
+    public final Field<Integer> stale;
+
+    public final Field<Long> scanRowId;
+    public final Field<String> scanRoot;
+    public final Field<String> scanState;
+    public final Field<Long> scanStartedAt;
+    public final Field<Long> scanFinishedAt;
+    public final Field<Long> scanAdded;
+    public final Field<Long> scanUpdated;
+    public final Field<Long> scanDeleted;
+    public final Field<Long> scanErrors;
+    public final Field<String> scanMessage;
+
+    public final Field<Integer> schemaVersion;
+
+    /** Tables named with {@code prefix}, which must be a plain SQL identifier prefix (letters, digits, underscores). */
+    public FsTables(String prefix) {
+        if (!prefix.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException("table prefix must be letters, digits and underscores, starting with a"
+                    + " letter or underscore; got '" + prefix + "'");
+        }
+        this.prefix = prefix;
+        files = table(name(prefix + "files"));
+        scans = table(name(prefix + "scans"));
+        schema = table(name(prefix + "schema"));
+        id = field(name("id"), Long.class);
+        parent = field(name("parent"), Long.class);
+        name = field(name("name"), String.class);
+        kind = field(name("kind"), String.class);
+        size = field(name("size"), Long.class);
+        mtime = field(name("mtime"), Long.class);
+        linkTarget = field(name("link_target"), String.class);
+        scanId = field(name("scan_id"), Long.class);
+        listedBy = field(name("listed_by"), Long.class);
+        stale = field(name("stale"), Integer.class);
+        scanRowId = field(name("id"), Long.class);
+        scanRoot = field(name("root"), String.class);
+        scanState = field(name("state"), String.class);
+        scanStartedAt = field(name("started_at"), Long.class);
+        scanFinishedAt = field(name("finished_at"), Long.class);
+        scanAdded = field(name("added"), Long.class);
+        scanUpdated = field(name("updated"), Long.class);
+        scanDeleted = field(name("deleted"), Long.class);
+        scanErrors = field(name("errors"), Long.class);
+        scanMessage = field(name("message"), String.class);
+        schemaVersion = field(name("version"), Integer.class);
+    }
+
+    /** The file table's name. */
+    public String filesName() {
+        return prefix + "files";
+    }
+
+    /** The scan table's name. */
+    public String scansName() {
+        return prefix + "scans";
+    }
+
+    /** The schema-version table's name. */
+    public String schemaName() {
+        return prefix + "schema";
+    }
+}

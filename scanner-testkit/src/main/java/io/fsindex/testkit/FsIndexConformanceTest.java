@@ -1,0 +1,239 @@
+package io.fsindex.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileKind;
+import io.fsindex.api.ScanFailedException;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanResult;
+import io.fsindex.core.FsIndex;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scan behaviour every dialect must show, on a real database. A dialect's test extends this class and says in
+ * {@link #database()} which database to use; see {@code scanner-testkit/README.md}.
+ */
+public abstract class FsIndexConformanceTest {
+
+    /** The database under test; called once per test, so return a shared instance. */
+    protected abstract TestDatabase database();
+
+    @TempDir
+    protected Path tmp;
+
+    private final List<FsIndex> opened = new ArrayList<>();
+
+    /** Opens an index on {@link #database()} with table names no other test uses. */
+    protected FsIndex openIndex() {
+        return track(database().builder(TestDatabase.freshPrefix()).build());
+    }
+
+    /** Remembers an index so it is closed after the test. */
+    protected FsIndex track(FsIndex index) {
+        opened.add(index);
+        return index;
+    }
+
+    @AfterEach
+    void closeIndexes() {
+        opened.forEach(FsIndex::close);
+    }
+
+    protected Path tree(String... paths) {
+        Path root = tmp.resolve("tree");
+        Trees.create(root, "./");
+        Trees.create(root, paths);
+        return root;
+    }
+
+    @Test
+    void scanRecordsEveryEntryAndARescanChangesNothing() {
+        Path root = tree("a/", "a/x.txt", "a/b/", "a/b/y.txt", "z.txt");
+        FsIndex index = openIndex();
+
+        ScanResult first = index.scan(root);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+        assertThat(first.added()).isEqualTo(5 + trunkDepth(root) + 1);
+        assertThat(first.deleted()).isZero();
+        assertThat(first.errors()).isEmpty();
+
+        ScanResult second = index.scan(root);
+        assertThat(second.added()).isZero();
+        assertThat(second.updated()).isZero();
+        assertThat(second.deleted()).isZero();
+        assertThat(second.unchanged()).isEqualTo(6); // the five entries and the root itself
+        assertThat(second.scanId()).isGreaterThan(first.scanId());
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    @Test
+    void rescanRecordsAdditionsChangesAndDeletionsOfWholeSubtrees() throws IOException {
+        Path root = tree("a/", "a/x.txt", "a/b/", "a/b/y.txt", "a/b/c/", "a/b/c/deep.txt", "z.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long keptId = index.lookup(root.resolve("a/x.txt")).orElseThrow().id();
+
+        Trees.delete(root.resolve("a/b"));
+        Files.writeString(root.resolve("z.txt"), "longer content than before");
+        Trees.create(root, "new/", "new/n.txt");
+        ScanResult r = index.scan(root);
+
+        assertThat(r.deleted()).isEqualTo(4);
+        assertThat(r.added()).isEqualTo(2);
+        assertThat(r.updated()).isGreaterThanOrEqualTo(1);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+        assertThat(index.lookup(root.resolve("a/x.txt")).orElseThrow().id()).isEqualTo(keptId);
+        assertThat(index.lookup(root.resolve("a/b"))).isEmpty();
+    }
+
+    @Test
+    void lookupAndChildrenReturnWhatTheScanRecorded() throws IOException {
+        Path root = tree("d/", "d/f.txt", "d/g.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+
+        FileEntry d = index.lookup(root.resolve("d")).orElseThrow();
+        assertThat(d.kind()).isEqualTo(FileKind.DIRECTORY);
+        FileEntry f = index.lookup(root.resolve("d/f.txt")).orElseThrow();
+        assertThat(f.kind()).isEqualTo(FileKind.FILE);
+        assertThat(f.parentId()).isEqualTo(d.id());
+        assertThat(f.size()).isEqualTo(Files.size(root.resolve("d/f.txt")));
+        assertThat(f.mtime()).isEqualTo(Files.getLastModifiedTime(root.resolve("d/f.txt")).toInstant());
+        assertThat(index.children(root.resolve("d"))).extracting(FileEntry::name).containsExactly("f.txt", "g.txt");
+        assertThat(index.lookup(root.resolve("nope"))).isEmpty();
+        assertThat(index.children(root.resolve("nope"))).isEmpty();
+    }
+
+    @Test
+    void partialScanUpdatesItsTrunkWithoutMarkingSiblingsStale() throws IOException {
+        Path root = tree("a/", "a/b/", "a/b/c/", "a/b/c/in.txt", "a/b/sibling.txt", "a/other/", "a/other/o.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+
+        Trees.delete(root.resolve("a/other"));     // gone on disk, but outside the partial scan
+        Trees.create(root, "a/b/c/new.txt");
+        ScanResult partial = index.scan(root.resolve("a/b/c"));
+
+        assertThat(partial.added()).isEqualTo(1);
+        assertThat(partial.deleted()).isZero();
+        assertThat(index.lookup(root.resolve("a/other/o.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("a/b/sibling.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("a/b/c/new.txt"))).isPresent();
+
+        index.scan(root);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    @Test
+    void partialScanOfAPathNeverScannedCreatesItsTrunk() {
+        Path root = tree("a/", "a/b/", "a/b/f.txt", "a/side.txt");
+        FsIndex index = openIndex();
+
+        index.scan(root.resolve("a/b"));
+
+        assertThat(index.lookup(root.resolve("a"))).isPresent();
+        assertThat(index.lookup(root.resolve("a/b/f.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("a/side.txt"))).isEmpty();
+    }
+
+    @Test
+    void missingRootFailsTheScanAndDeletesNothing() {
+        Path root = tree("a/", "a/f.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("a"));
+
+        assertThatThrownBy(() -> index.scan(root.resolve("a")))
+                .isInstanceOf(ScanFailedException.class)
+                .hasMessageContaining("does not exist")
+                .hasMessageContaining("nothing was deleted");
+        assertThat(index.lookup(root.resolve("a/f.txt"))).isPresent();
+    }
+
+    @Test
+    void missingRootIsRemovedWhenTheScanAsksForIt() {
+        Path root = tree("a/", "a/f.txt", "keep.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("a"));
+
+        ScanResult r = index.scan(root.resolve("a"), ScanOptions.defaults().withRemoveMissingRoot(true));
+
+        assertThat(r.deleted()).isEqualTo(2);
+        assertThat(index.lookup(root.resolve("a"))).isEmpty();
+        assertThat(index.lookup(root.resolve("keep.txt"))).isPresent();
+    }
+
+    @Test
+    void scanningAFileRecordsJustThatFile() throws IOException {
+        Path root = tree("f.txt", "g.txt");
+        FsIndex index = openIndex();
+        index.scan(root.resolve("f.txt"));
+        assertThat(index.lookup(root.resolve("f.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("g.txt"))).isEmpty();
+    }
+
+    @Test
+    void namesAreStoredByteExact() throws IOException {
+        String[] names = {"Case", "case", "CASE", "trailing ", " leading", "tab\tname", "caf\u00e9", "cafe\u0301",
+                "\u00c5ngstr\u00f6m", "A\u030angstro\u0308m", "emoji-\ud83d\ude00", "line\nbreak", "quote'\"`",
+                "semi;colon", "percent%_", "back\\slash", "...dots", "-dash"};
+        Path root = tree();
+        for (String n : names) {
+            Files.writeString(root.resolve(n), n);
+        }
+        FsIndex index = openIndex();
+        index.scan(root);
+
+        assertThat(index.children(root)).extracting(FileEntry::name).containsExactlyInAnyOrder(names);
+        for (String n : names) {
+            assertThat(index.lookup(root.resolve(n))).as(n).get().extracting(FileEntry::size)
+                    .isEqualTo((long) n.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        }
+        assertThat(index.scan(root).added()).isZero();
+    }
+
+    @Test
+    void theLongestLegalNameFits() throws IOException {
+        Path root = tree();
+        String ascii = "n".repeat(255);
+        String multibyte = "\u00e9".repeat(127);           // 254 bytes in UTF-8
+        String fourByte = "\ud83d\ude00".repeat(63);         // 252 bytes in UTF-8
+        for (String n : List.of(ascii, multibyte, fourByte)) {
+            Files.writeString(root.resolve(n), "x");
+        }
+        FsIndex index = openIndex();
+        index.scan(root);
+        assertThat(index.children(root)).extracting(FileEntry::name)
+                .containsExactlyInAnyOrder(ascii, multibyte, fourByte);
+    }
+
+    @Test
+    void idsAreNeverReusedAfterTheNewestRowsAreDeleted() {
+        Path root = tree("a/", "a/1", "a/2", "a/3");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long newest = index.children(root.resolve("a")).stream().mapToLong(FileEntry::id).max().orElseThrow();
+
+        Trees.delete(root.resolve("a"));
+        index.scan(root);
+        Trees.create(root, "b/", "b/1");
+        index.scan(root);
+
+        assertThat(index.lookup(root.resolve("b")).orElseThrow().id()).isGreaterThan(newest);
+        assertThat(index.lookup(root.resolve("b/1")).orElseThrow().id()).isGreaterThan(newest);
+    }
+
+    private static int trunkDepth(Path root) {
+        return root.toAbsolutePath().getNameCount();
+    }
+}
