@@ -1,0 +1,202 @@
+package io.fsindex.examples;
+
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.IndexInfo;
+import io.fsindex.api.ScanError;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanProgress;
+import io.fsindex.api.ScanRecord;
+import io.fsindex.api.ScanResult;
+import io.fsindex.core.FsIndex;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The {@code fsindex} command: scan a tree into an index, list what it holds, summarise it. */
+@Command(name = "fsindex", mixinStandardHelpOptions = true, version = "fsindex 0.1.0",
+        description = "Keeps a SQL table of files in step with a filesystem tree.",
+        subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class})
+public final class FsIndexCli {
+    static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line and returns the exit code: 0 ok, 1 failure, 2 usage error. */
+    static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new FsIndexCli());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            err.println("fsindex: " + oneLine(e));
+            return 1;
+        });
+        return cli.execute(args);
+    }
+
+    private static String oneLine(Throwable e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        return message.replace('\n', ' ');
+    }
+
+    /** Options every subcommand shares. */
+    static class DatabaseOption {
+        @Option(names = "--db", paramLabel = "URL",
+                description = "JDBC URL of the index (default: $FSINDEX_URL, else " + DEFAULT_DB + ")")
+        String db;
+
+        FsIndex open() {
+            String url = db != null ? db : Optional.ofNullable(System.getenv("FSINDEX_URL")).orElse(DEFAULT_DB);
+            return FsIndex.builder().jdbcUrl(url)
+                    .user(System.getenv("FSINDEX_USER")).password(System.getenv("FSINDEX_PASSWORD")).build();
+        }
+    }
+
+    @Command(name = "scan", description = "Scan PATH into the index and print what changed.")
+    static final class ScanCommand implements Callable<Integer> {
+        @CommandLine.Mixin
+        DatabaseOption database = new DatabaseOption();
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(paramLabel = "PATH", description = "directory or file to scan")
+        Path path;
+        @Option(names = "--follow-symlinks", description = "descend into symbolic links to directories")
+        boolean followSymlinks;
+        @Option(names = "--remove-missing-root", description = "if PATH no longer exists, remove it from the index")
+        boolean removeMissingRoot;
+        @Option(names = {"-q", "--quiet"}, description = "no progress line")
+        boolean quiet;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            ProgressLine progress = new ProgressLine(err, !quiet && System.console() != null);
+            try (FsIndex index = database.open()) {
+                ScanResult r = index.scan(path, ScanOptions.defaults()
+                        .withFollowSymlinks(followSymlinks)
+                        .withRemoveMissingRoot(removeMissingRoot)
+                        .withListener(progress));
+                progress.clear();
+                out.printf("scan %d of %s: %d added, %d updated, %d unchanged, %d deleted, %d skipped (newer scan),"
+                                + " %d errors in %.1f s%n", r.scanId(), r.root(), r.added(), r.updated(),
+                        r.unchanged(), r.deleted(), r.skipped(), r.errors().size(), r.duration().toMillis() / 1000.0);
+                List<ScanError> errors = r.errors();
+                errors.stream().limit(20).forEach(e -> err.println("  " + e));
+                if (errors.size() > 20) {
+                    err.println("  … and " + (errors.size() - 20) + " more");
+                }
+                return 0;
+            } finally {
+                progress.clear();
+            }
+        }
+    }
+
+    @Command(name = "ls", description = "List what the index records under PATH.")
+    static final class LsCommand implements Callable<Integer> {
+        @CommandLine.Mixin
+        DatabaseOption database = new DatabaseOption();
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(paramLabel = "PATH", description = "directory (or file) to list")
+        Path path;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (FsIndex index = database.open()) {
+                Optional<FileEntry> entry = index.lookup(path);
+                if (entry.isEmpty()) {
+                    spec.commandLine().getErr().println("fsindex: " + path + " is not in the index (scan it first)");
+                    return 1;
+                }
+                List<FileEntry> children = index.children(path);
+                for (FileEntry e : children.isEmpty() ? List.of(entry.get()) : children) {
+                    out.printf("%-12s %12d  %s  %s%s%n", e.kind(), e.size(), TIME.format(e.mtime()), e.name(),
+                            e.linkTarget() == null ? "" : " -> " + e.linkTarget());
+                }
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "info", description = "Show the schema version, row counts and recent scans.")
+    static final class InfoCommand implements Callable<Integer> {
+        @CommandLine.Mixin
+        DatabaseOption database = new DatabaseOption();
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Option(names = "--scans", defaultValue = "10", description = "how many recent scans to show (default 10)")
+        int scans;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (FsIndex index = database.open()) {
+                IndexInfo info = index.info(scans);
+                out.printf("database:       %s%n", info.database());
+                out.printf("schema version: %d%n", info.schemaVersion());
+                out.printf("entries:        %d (%d directories)%n", info.files(), info.directories());
+                out.printf("recent scans:%n");
+                for (ScanRecord s : info.recentScans()) {
+                    out.printf("  %5d  %-9s %s  %s  +%d ~%d -%d  %d errors%s%n", s.id(), s.state(),
+                            TIME.format(s.startedAt()), s.root(), s.added(), s.updated(), s.deleted(), s.errors(),
+                            s.message() == null ? "" : "  (" + s.message() + ")");
+                }
+                return 0;
+            }
+        }
+    }
+
+    /** Rewrites one terminal line with the scan's progress, at most ten times a second. */
+    static final class ProgressLine implements ScanListener {
+        private final PrintWriter err;
+        private final boolean enabled;
+        private long lastPrint;
+        private boolean shown;
+
+        ProgressLine(PrintWriter err, boolean enabled) {
+            this.err = err;
+            this.enabled = enabled;
+        }
+
+        @Override
+        public void progress(ScanProgress p) {
+            long now = System.nanoTime();
+            if (!enabled || now - lastPrint < 100_000_000L) {
+                return;
+            }
+            lastPrint = now;
+            String current = p.current() == null ? "" : p.current().toString();
+            if (current.length() > 50) {
+                current = "…" + current.substring(current.length() - 49);
+            }
+            err.printf("\r\033[K%,d dirs  %,d entries  +%,d ~%,d  %d errors  %s", p.directories(), p.entries(),
+                    p.added(), p.updated(), p.errors(), current);
+            err.flush();
+            shown = true;
+        }
+
+        void clear() {
+            if (shown) {
+                err.print("\r\033[K");
+                err.flush();
+                shown = false;
+            }
+        }
+    }
+
+}
