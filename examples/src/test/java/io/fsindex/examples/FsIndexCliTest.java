@@ -1,0 +1,71 @@
+package io.fsindex.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FsIndexCliTest {
+    @TempDir
+    Path tmp;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return FsIndexCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    }
+
+    @Test
+    void scanThenRescanThenListAndInfo() throws IOException {
+        Path tree = Files.createDirectories(tmp.resolve("tree"));
+        Files.createDirectories(tree.resolve("sub"));
+        Files.writeString(tree.resolve("a.txt"), "hello");
+        String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
+
+        assertThat(run("scan", tree.toString(), "--db", db)).isZero();
+        assertThat(out.toString()).contains("scan 1 of").contains("0 deleted").contains("0 errors");
+
+        assertThat(run("scan", tree.toString(), "--db", db)).isZero();
+        assertThat(out.toString()).contains("scan 2 of").contains("0 added");
+
+        assertThat(run("ls", tree.toString(), "--db", db)).isZero();
+        assertThat(out.toString()).contains("FILE").contains("a.txt").contains("DIRECTORY").contains("sub");
+
+        assertThat(run("info", "--db", db)).isZero();
+        assertThat(out.toString()).contains("schema version: 1").contains("COMPLETED").contains("SQLite");
+    }
+
+    @Test
+    void failureIsOneLineAndExitCodeOne() {
+        String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
+        assertThat(run("scan", tmp.resolve("missing").toString(), "--db", db)).isEqualTo(1);
+        assertThat(err.toString()).startsWith("fsindex: ").contains("does not exist");
+        assertThat(err.toString().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void unknownDatabaseNamesWhatIsAvailable() {
+        assertThat(run("info", "--db", "jdbc:nosuchdb://x")).isEqualTo(1);
+        assertThat(err.toString()).contains("jdbc:nosuchdb://x").contains("SQLite");
+    }
+
+    @Test
+    void lsOfAPathNotInTheIndexSaysSo() {
+        String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
+        assertThat(run("ls", tmp.toString(), "--db", db)).isEqualTo(1);
+        assertThat(err.toString()).contains("not in the index");
+    }
+
+    @Test
+    void usageErrorExitsWithTwo() {
+        assertThat(run("scan")).isEqualTo(2);
+    }
+}
