@@ -46,18 +46,23 @@ final class SqlFileSink implements FileSink {
             }
             Row before = find(parent, root.name());
             Row row = upsertAndFind(parent, root);
-            long rootAdded = before == null && row != null ? 1 : 0;
-            long rootUpdated = before != null && row != null && row.scanId() == scan && !before.sameAs(root.stat()) ? 1 : 0;
-            long rootUnchanged = before != null && row != null && row.scanId() == scan && rootUpdated == 0 ? 1 : 0;
-            if (row == null || row.scanId() != scan) {
+            if (row == null) {
                 return new Applied(List.of(), added, 0, 0, 1);
             }
-            if (!root.stat().isDirectory() || !claim(List.of(row.id()))[0]) {
+            // The root's data may belong to a newer scan that only passed through it as trunk; that must not stop
+            // this scan from listing it. Only the claim decides whether this scan descends.
+            boolean ours = row.scanId() == scan;
+            long rootAdded = ours && before == null ? 1 : 0;
+            long rootUpdated = ours && before != null && !before.sameAs(root.stat()) ? 1 : 0;
+            long rootUnchanged = ours && before != null && rootUpdated == 0 ? 1 : 0;
+            long rootSkipped = ours ? 0 : 1;
+            boolean descend = root.stat().isDirectory() && claim(List.of(row.id()))[0];
+            if (!descend) {
                 return new Applied(List.of(), added + rootAdded, rootUpdated, rootUnchanged,
-                        root.stat().isDirectory() ? 1 : 0);
+                        root.stat().isDirectory() ? 1 : rootSkipped);
             }
             return new Applied(List.of(new Directory(row.id(), parent, root.name(), rootPath)), added + rootAdded,
-                    rootUpdated, rootUnchanged, 0);
+                    rootUpdated, rootUnchanged, rootSkipped);
         });
     }
 
@@ -124,7 +129,9 @@ final class SqlFileSink implements FileSink {
                 List<String> names = new ArrayList<>();
                 for (WalkedEntry e : dirs) {
                     Row row = after.get(e.name());
-                    if (row != null && row.isDirectory()) {
+                    // The row's kind in 'before' may predate this listing (a file that became a directory);
+                    // the claim itself checks the kind as it is now.
+                    if (row != null) {
                         ids.add(row.id());
                         names.add(e.name());
                     }

@@ -96,6 +96,25 @@ public abstract class FsIndexConformanceTest {
     }
 
     @Test
+    void aFileThatBecameADirectoryIsDescendedIntoAndKeepsItsId() throws IOException {
+        Path root = tree("x", "d/", "d/inner.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long xId = index.lookup(root.resolve("x")).orElseThrow().id();
+
+        Files.delete(root.resolve("x"));
+        Trees.create(root, "x/", "x/child.txt");
+        Trees.delete(root.resolve("d"));
+        Files.writeString(root.resolve("d"), "now a file");
+        index.scan(root);
+
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+        assertThat(index.lookup(root.resolve("x")).orElseThrow().id()).isEqualTo(xId);
+        assertThat(index.lookup(root.resolve("x/child.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("d/inner.txt"))).isEmpty();
+    }
+
+    @Test
     void lookupAndChildrenReturnWhatTheScanRecorded() throws IOException {
         Path root = tree("d/", "d/f.txt", "d/g.txt");
         FsIndex index = openIndex();
