@@ -52,6 +52,9 @@ final class SqlFileSink implements FileSink {
             // The root's data may belong to a newer scan that only passed through it as trunk; that must not stop
             // this scan from listing it. Only the claim decides whether this scan descends.
             boolean ours = row.scanId() == scan;
+            if (ours && before != null && before.isDirectory() && !root.stat().isDirectory()) {
+                markChildrenStale(List.of(row.id()));
+            }
             long rootAdded = ours && before == null ? 1 : 0;
             long rootUpdated = ours && before != null && !before.sameAs(root.stat()) ? 1 : 0;
             long rootUnchanged = ours && before != null && rootUpdated == 0 ? 1 : 0;
@@ -107,6 +110,7 @@ final class SqlFileSink implements FileSink {
                 if (keeping) {
                     keep.statement.executeBatch();
                 }
+                List<Long> noLongerDirectories = new ArrayList<>();
                 for (int i = 0; i < counts.length; i++) {
                     WalkedEntry e = readable.get(i);
                     Row old = before.get(e.name());
@@ -118,8 +122,12 @@ final class SqlFileSink implements FileSink {
                         unchanged++;
                     } else {
                         updated++;
+                        if (old.isDirectory() && !e.stat().isDirectory()) {
+                            noLongerDirectories.add(old.id());
+                        }
                     }
                 }
+                markChildrenStale(noLongerDirectories);
             }
             List<Directory> subdirectories = new ArrayList<>();
             List<WalkedEntry> dirs = readable.stream().filter(e -> e.stat().isDirectory()).toList();
@@ -176,6 +184,19 @@ final class SqlFileSink implements FileSink {
             }
         }
         return won;
+    }
+
+    /** Marks the children of rows that stopped being directories stale, so the sweep removes them. */
+    private void markChildrenStale(List<Long> formerDirectories) throws SQLException {
+        if (formerDirectories.isEmpty()) {
+            return;
+        }
+        try (Sql.Bound mark = st.markChildrenStale.prepare(c)) {
+            for (long dir : formerDirectories) {
+                mark.set("dir", dir).set("scan", scan).statement.addBatch();
+            }
+            mark.statement.executeBatch();
+        }
     }
 
     private Map<String, Row> children(long dir) throws SQLException {
