@@ -252,6 +252,105 @@ public abstract class FsIndexConformanceTest {
         assertThat(index.lookup(root.resolve("b/1")).orElseThrow().id()).isGreaterThan(newest);
     }
 
+    @Test
+    void backgroundScanReportsProgressToItsListenerAndSession() throws Exception {
+        Path root = tree("a/", "a/1", "b/", "b/2", "c/", "c/3");
+        FsIndex index = openIndex();
+        List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        io.fsindex.api.ScanListener listener = new io.fsindex.api.ScanListener() {
+            @Override
+            public void started(long scanId, Path scanned) {
+                events.add("started " + scanned.getFileName());
+            }
+
+            @Override
+            public void progress(io.fsindex.api.ScanProgress p) {
+                events.add("progress " + p.directories());
+            }
+
+            @Override
+            public void finished(ScanResult r) {
+                events.add("finished " + r.added());
+            }
+        };
+
+        io.fsindex.api.ScanSession session = index.startScan(root, ScanOptions.defaults().withListener(listener));
+        ScanResult r = session.await();
+
+        assertThat(session.isDone()).isTrue();
+        assertThat(session.scanId()).isEqualTo(r.scanId());
+        assertThat(session.progress().directories()).isEqualTo(4);
+        assertThat(session.progress().entries()).isEqualTo(r.added() + r.updated() + r.unchanged());
+        assertThat(events).startsWith("started tree").endsWith("finished " + r.added())
+                .contains("progress 1", "progress 4");
+    }
+
+    @Test
+    void aCancelledScanDeletesNothingAndLeavesNoStaleRows() throws Exception {
+        Path root = tree("a/", "a/1", "b/", "b/2", "gone.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Files.delete(root.resolve("gone.txt"));
+        Trees.delete(root.resolve("b"));
+
+        java.util.concurrent.atomic.AtomicReference<io.fsindex.api.ScanSession> session =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        io.fsindex.api.Walker cancelAfterRoot = new io.fsindex.api.Walker() {
+            private final io.fsindex.core.NioWalker nio = new io.fsindex.core.NioWalker();
+
+            @Override
+            public io.fsindex.api.FileStat stat(Path path) throws IOException {
+                return nio.stat(path);
+            }
+
+            @Override
+            public io.fsindex.api.FileStat statFollowingLinks(Path path) throws IOException {
+                return nio.statFollowingLinks(path);
+            }
+
+            @Override
+            public io.fsindex.api.DirectoryListing list(Path directory) throws IOException {
+                try {
+                    started.await();
+                } catch (InterruptedException e) {
+                    throw new java.io.InterruptedIOException();
+                }
+                session.get().cancel();
+                return nio.list(directory);
+            }
+        };
+        session.set(index.startScan(root, ScanOptions.defaults().withWalker(cancelAfterRoot)));
+        started.countDown();
+
+        assertThatThrownBy(() -> session.get().await()).isInstanceOf(java.util.concurrent.CancellationException.class);
+        assertThat(index.lookup(root.resolve("gone.txt"))).get().extracting(FileEntry::stale).isEqualTo(false);
+        assertThat(index.lookup(root.resolve("b/2"))).get().extracting(FileEntry::stale).isEqualTo(false);
+        assertThat(index.info(1).recentScans().get(0).state()).isEqualTo("CANCELLED");
+
+        index.scan(root);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    @Test
+    void aFailedScanIsRecordedAsFailed() {
+        FsIndex index = openIndex();
+        assertThatThrownBy(() -> index.scan(tmp.resolve("missing"))).isInstanceOf(ScanFailedException.class);
+        io.fsindex.api.ScanRecord last = index.info(1).recentScans().get(0);
+        assertThat(last.state()).isEqualTo("FAILED");
+        assertThat(last.message()).contains("does not exist");
+    }
+
+    @Test
+    void theSameIndexOpensFromProperties() {
+        Path root = tree("f");
+        String prefix = TestDatabase.freshPrefix();
+        FsIndex first = track(FsIndex.fromProperties(database().properties(prefix)));
+        first.scan(root);
+        FsIndex second = track(FsIndex.fromProperties(database().properties(prefix)));
+        assertThat(second.lookup(root.resolve("f"))).isPresent();
+    }
+
     private static int trunkDepth(Path root) {
         return root.toAbsolutePath().getNameCount();
     }
