@@ -51,11 +51,21 @@ public final class FsIndexCli {
         return message.replace('\n', ' ');
     }
 
-    /** Options every subcommand shares. */
-    static class DatabaseOption {
+    /** What every subcommand shares: the {@code --db} option and its output streams. */
+    abstract static class IndexCommand implements Callable<Integer> {
         @Option(names = "--db", paramLabel = "URL",
                 description = "JDBC URL of the index (default: $FSINDEX_URL, else " + DEFAULT_DB + ")")
         String db;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        PrintWriter err() {
+            return spec.commandLine().getErr();
+        }
 
         FsIndex open() {
             String url = db != null ? db : Optional.ofNullable(System.getenv("FSINDEX_URL")).orElse(DEFAULT_DB);
@@ -65,11 +75,7 @@ public final class FsIndexCli {
     }
 
     @Command(name = "scan", description = "Scan PATH into the index and print what changed.")
-    static final class ScanCommand implements Callable<Integer> {
-        @CommandLine.Mixin
-        DatabaseOption database = new DatabaseOption();
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
+    static final class ScanCommand extends IndexCommand {
         @Parameters(paramLabel = "PATH", description = "directory or file to scan")
         Path path;
         @Option(names = "--follow-symlinks", description = "descend into symbolic links to directories")
@@ -81,10 +87,10 @@ public final class FsIndexCli {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter out = out();
+            PrintWriter err = err();
             ProgressLine progress = new ProgressLine(err, !quiet && System.console() != null);
-            try (FsIndex index = database.open()) {
+            try (FsIndex index = open()) {
                 ScanResult r = index.scan(path, ScanOptions.defaults()
                         .withFollowSymlinks(followSymlinks)
                         .withRemoveMissingRoot(removeMissingRoot)
@@ -106,21 +112,17 @@ public final class FsIndexCli {
     }
 
     @Command(name = "ls", description = "List what the index records under PATH.")
-    static final class LsCommand implements Callable<Integer> {
-        @CommandLine.Mixin
-        DatabaseOption database = new DatabaseOption();
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
+    static final class LsCommand extends IndexCommand {
         @Parameters(paramLabel = "PATH", description = "directory (or file) to list")
         Path path;
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (FsIndex index = database.open()) {
+            PrintWriter out = out();
+            try (FsIndex index = open()) {
                 Optional<FileEntry> entry = index.lookup(path);
                 if (entry.isEmpty()) {
-                    spec.commandLine().getErr().println("fsindex: " + path + " is not in the index (scan it first)");
+                    err().println("fsindex: " + path + " is not in the index (scan it first)");
                     return 1;
                 }
                 List<FileEntry> children = index.children(path);
@@ -134,18 +136,14 @@ public final class FsIndexCli {
     }
 
     @Command(name = "info", description = "Show the schema version, row counts and recent scans.")
-    static final class InfoCommand implements Callable<Integer> {
-        @CommandLine.Mixin
-        DatabaseOption database = new DatabaseOption();
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
+    static final class InfoCommand extends IndexCommand {
         @Option(names = "--scans", defaultValue = "10", description = "how many recent scans to show (default 10)")
         int scans;
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (FsIndex index = database.open()) {
+            PrintWriter out = out();
+            try (FsIndex index = open()) {
                 IndexInfo info = index.info(scans);
                 out.printf("database:       %s%n", info.database());
                 out.printf("schema version: %d%n", info.schemaVersion());

@@ -90,34 +90,19 @@ public interface Dialect {
         Table<?> p = t.files.as("p");
         Field<Long> scan = param("scan", Long.class);
         Field<Long> parent = param("parent", Long.class);
-        return insertSelect(t, parent, org.jooq.impl.DSL.exists(selectOne().from(p)
+        return updateUnlessNewer(insertSelect(t, parent, org.jooq.impl.DSL.exists(selectOne().from(p)
                         .where(field(org.jooq.impl.DSL.name("p", "id"), Long.class).eq(parent))
                         .and(field(org.jooq.impl.DSL.name("p", "listed_by"), Long.class).le(scan))))
                 .onConflict(t.parent, t.name)
-                .doUpdate()
-                .set(t.kind, param("kind", String.class))
-                .set(t.size, param("size", Long.class))
-                .set(t.mtime, param("mtime", Long.class))
-                .set(t.linkTarget, param("link", String.class))
-                .set(t.scanId, scan)
-                .set(t.stale, inline(0))
-                .where(qualified(t, t.scanId).le(scan));
+                .doUpdate(), t);
     }
 
     /** Inserts a top-level row (a filesystem root, which has no parent), or updates it if no newer scan wrote it. */
     default Query upsertTopLevel(FsTables t) {
-        Field<Long> scan = param("scan", Long.class);
         // SQLite needs a WHERE before ON CONFLICT in INSERT ... SELECT, or it parses ON as a join.
-        return insertSelect(t, inline(null, Long.class), org.jooq.impl.DSL.trueCondition())
+        return updateUnlessNewer(insertSelect(t, inline(null, Long.class), org.jooq.impl.DSL.trueCondition())
                 .onConflict(t.name).where(t.parent.isNull())
-                .doUpdate()
-                .set(t.kind, param("kind", String.class))
-                .set(t.size, param("size", Long.class))
-                .set(t.mtime, param("mtime", Long.class))
-                .set(t.linkTarget, param("link", String.class))
-                .set(t.scanId, scan)
-                .set(t.stale, inline(0))
-                .where(qualified(t, t.scanId).le(scan));
+                .doUpdate(), t);
     }
 
     /**
@@ -157,6 +142,20 @@ public interface Dialect {
                 .select(select(parent, param("name", String.class), param("kind", String.class),
                         param("size", Long.class), param("mtime", Long.class), param("link", String.class),
                         param("scan", Long.class), inline(0), inline(0L)).where(guard));
+    }
+
+    /** The conflict branch of both upserts: take this scan's attributes unless a newer scan wrote the row. */
+    private static Query updateUnlessNewer(org.jooq.InsertOnConflictDoUpdateStep<org.jooq.Record> conflict,
+                                           FsTables t) {
+        Field<Long> scan = param("scan", Long.class);
+        return conflict
+                .set(t.kind, param("kind", String.class))
+                .set(t.size, param("size", Long.class))
+                .set(t.mtime, param("mtime", Long.class))
+                .set(t.linkTarget, param("link", String.class))
+                .set(t.scanId, scan)
+                .set(t.stale, inline(0))
+                .where(qualified(t, t.scanId).le(scan));
     }
 
     private static <T> Field<T> qualified(FsTables t, Field<T> column) {
