@@ -52,6 +52,9 @@ final class SqlFileSink implements FileSink {
             if (row == null || row.scanId() != scan) {
                 return new Applied(List.of(), added, 0, 0, 1);
             }
+            if (before != null && before.isDirectory() && !root.stat().isDirectory()) {
+                markChildrenStale(List.of(row.id()));
+            }
             if (!root.stat().isDirectory() || !claim(List.of(row.id()))[0]) {
                 return new Applied(List.of(), added + rootAdded, rootUpdated, rootUnchanged,
                         root.stat().isDirectory() ? 1 : 0);
@@ -102,6 +105,7 @@ final class SqlFileSink implements FileSink {
                 if (keeping) {
                     keep.statement.executeBatch();
                 }
+                List<Long> noLongerDirectories = new ArrayList<>();
                 for (int i = 0; i < counts.length; i++) {
                     WalkedEntry e = readable.get(i);
                     Row old = before.get(e.name());
@@ -113,8 +117,14 @@ final class SqlFileSink implements FileSink {
                         unchanged++;
                     } else {
                         updated++;
+                        if (old.isDirectory() && !e.stat().isDirectory()) {
+                            noLongerDirectories.add(old.id());
+                        }
                     }
                 }
+                // A directory that became a file or link is never listed again, so nothing else would ever remove
+                // the rows below it.
+                markChildrenStale(noLongerDirectories);
             }
             List<Directory> subdirectories = new ArrayList<>();
             List<WalkedEntry> dirs = readable.stream().filter(e -> e.stat().isDirectory()).toList();
@@ -124,7 +134,9 @@ final class SqlFileSink implements FileSink {
                 List<String> names = new ArrayList<>();
                 for (WalkedEntry e : dirs) {
                     Row row = after.get(e.name());
-                    if (row != null && row.isDirectory()) {
+                    // Not row.isDirectory(): a row read before this listing's upsert may still say FILE for what is
+                    // now a directory. The claim itself only takes rows that are directories now.
+                    if (row != null) {
                         ids.add(row.id());
                         names.add(e.name());
                     }
@@ -169,6 +181,19 @@ final class SqlFileSink implements FileSink {
             }
         }
         return won;
+    }
+
+    /** Marks the children of each directory stale for this scan, so the sweep removes them and their subtrees. */
+    private void markChildrenStale(List<Long> dirs) throws SQLException {
+        if (dirs.isEmpty()) {
+            return;
+        }
+        try (Sql.Bound mark = st.markChildrenStale.prepare(c)) {
+            for (long dir : dirs) {
+                mark.set("dir", dir).set("scan", scan).statement.addBatch();
+            }
+            mark.statement.executeBatch();
+        }
     }
 
     private Map<String, Row> children(long dir) throws SQLException {
