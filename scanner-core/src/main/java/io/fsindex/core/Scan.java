@@ -15,6 +15,7 @@ import io.fsindex.api.WalkedEntry;
 import io.fsindex.api.Walker;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -40,6 +41,8 @@ final class Scan {
 
     private final List<ScanError> errors = new ArrayList<>();
     private long directories, added, updated, unchanged, skipped;
+    /** The identities of the scan root and every directory above it, the first links a loop can lead back to. */
+    private Ancestors rootAndTrunk;
 
     /** A directory waiting to be listed, with the identities of its ancestors for symlink-loop detection. */
     private record Pending(Directory dir, Ancestors ancestors) {
@@ -137,6 +140,13 @@ final class Scan {
         } catch (IOException e) {
             throw new ScanFailedException("scan root cannot be read: " + root + " (" + e + "); nothing was deleted", e);
         }
+        // A followed link back to any directory above the root would list the root again, so those count as
+        // ancestors too, not only the directories inside the scan.
+        Ancestors chain = null;
+        for (WalkedEntry e : trunk) {
+            chain = new Ancestors(e.stat().fileKey(), chain);
+        }
+        rootAndTrunk = new Ancestors(rootStat.fileKey(), chain);
         FileSink.Applied top = sink.begin(trunk, new WalkedEntry(nameOf(root), rootStat), root);
         added += top.added();
         updated += top.updated();
@@ -147,7 +157,7 @@ final class Scan {
 
     private void walk(FileSink sink, Directory top) {
         Deque<Pending> stack = new ArrayDeque<>();
-        stack.push(new Pending(top, new Ancestors(statKey(top.path()), null)));
+        stack.push(new Pending(top, rootAndTrunk));
         while (!stack.isEmpty()) {
             if (cancelled || Thread.currentThread().isInterrupted()) {
                 throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
@@ -175,6 +185,19 @@ final class Scan {
                 sink.unreadable(dir);
                 continue;
             }
+            if (!options.followSymlinks()) {
+                FileStat now = statOrNull(dir.path());
+                if (now != null && !now.isDirectory()) {
+                    // Replaced after its parent was listed, maybe by a link to a directory, which listing would have
+                    // followed: what was listed is not this directory's content, so record what is there now.
+                    if (dir == top) {
+                        throw new ScanFailedException("scan root was replaced by a " + now.kind()
+                                + " while scanning: " + dir.path() + "; nothing was deleted", null);
+                    }
+                    sink.vanished(dir, now);
+                    continue;
+                }
+            }
             listing.problems().forEach(this::report);
             List<WalkedEntry> entries = options.followSymlinks()
                     ? followLinks(dir.path(), listing.entries(), pending.ancestors()) : listing.entries();
@@ -196,7 +219,10 @@ final class Scan {
         }
     }
 
-    /** Replaces links to directories with what they point to, unless that would loop back to an ancestor. */
+    /**
+     * Replaces each link with what it points to, unless that would loop back to an ancestor. A dangling link is
+     * recorded as the link; one that cannot be followed for another reason is reported and its row kept as it was.
+     */
     private List<WalkedEntry> followLinks(Path dir, List<WalkedEntry> entries, Ancestors ancestors) {
         List<WalkedEntry> out = new ArrayList<>(entries.size());
         for (WalkedEntry e : entries) {
@@ -216,12 +242,39 @@ final class Scan {
                     out.add(new WalkedEntry(e.name(), new FileStat(target.kind(), target.size(), target.mtimeNanos(),
                             e.stat().linkTarget(), target.fileKey())));
                 }
-            } catch (IOException brokenOrLooping) {
-                // A dangling link, or one the OS itself finds looping (ELOOP): record the link as it is.
+            } catch (NoSuchFileException dangling) {
                 out.add(e);
+            } catch (AccessDeniedException denied) {
+                report(new ScanError(link, ScanError.Reason.ACCESS_DENIED, "cannot follow link to "
+                        + e.stat().linkTarget() + ": permission denied; its row was kept as it was"));
+                out.add(new WalkedEntry(e.name(), null));
+            } catch (FileSystemException failed) {
+                if (isLinkLoop(failed)) {
+                    report(new ScanError(link, ScanError.Reason.SYMLINK_LOOP, "link to " + e.stat().linkTarget()
+                            + " never reaches a file (" + failed.getReason() + "); recorded as a link"));
+                    out.add(e);
+                } else {
+                    report(new ScanError(link, ScanError.Reason.IO_ERROR, "cannot follow link to "
+                            + e.stat().linkTarget() + " (" + failed + "); its row was kept as it was"));
+                    out.add(new WalkedEntry(e.name(), null));
+                }
+            } catch (IOException failed) {
+                report(new ScanError(link, ScanError.Reason.IO_ERROR, "cannot follow link to "
+                        + e.stat().linkTarget() + " (" + failed + "); its row was kept as it was"));
+                out.add(new WalkedEntry(e.name(), null));
             }
         }
         return out;
+    }
+
+    /**
+     * True if resolving failed with ELOOP (a chain of links that never ends, such as {@code a -> b -> a}). NIO has no
+     * errno, but its ELOOP message always ends with this English phrase of its own, whatever the locale.
+     */
+    private static boolean isLinkLoop(FileSystemException e) {
+        String reason = String.valueOf(e.getReason());
+        return reason.contains("unable to access attributes of symbolic link")
+                || reason.contains("Too many levels of symbolic links");
     }
 
     private static Object keyOf(List<WalkedEntry> entries, String name) {
@@ -233,9 +286,9 @@ final class Scan {
         return null;
     }
 
-    private Object statKey(Path path) {
+    private FileStat statOrNull(Path path) {
         try {
-            return walker.stat(path).fileKey();
+            return walker.stat(path);
         } catch (IOException e) {
             return null;
         }

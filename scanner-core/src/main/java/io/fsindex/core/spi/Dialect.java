@@ -145,7 +145,7 @@ public interface Dialect {
     }
 
     /** The conflict branch of both upserts: take this scan's attributes unless a newer scan wrote the row. */
-    private static Query updateUnlessNewer(org.jooq.InsertOnConflictDoUpdateStep<org.jooq.Record> conflict,
+    private static Query updateUnlessNewer(org.jooq.InsertOnDuplicateSetStep<org.jooq.Record> conflict,
                                            FsTables t) {
         Field<Long> scan = param("scan", Long.class);
         return conflict
