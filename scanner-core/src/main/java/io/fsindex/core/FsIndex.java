@@ -163,27 +163,40 @@ public final class FsIndex implements AutoCloseable {
     }
 
     /**
-     * Returns the entry recorded for {@code path}, if any. The path is made absolute and its parent resolved to its
-     * real path (as scans store it); the final name itself is not followed, so a link is found as the link.
+     * Returns the entry recorded for {@code path}, if any. The path is made absolute and looked up as given (which
+     * finds entries recorded below a followed link), then with its parent resolved to its real path, as scan roots
+     * are stored; the final name itself is never followed, so a link is found as the link.
      */
     public Optional<FileEntry> lookup(Path path) {
         ensureOpen();
-        Path p = canonical(path);
-        return db.read(c -> find(c, p).map(row -> row.toEntry(p)));
+        return db.read(c -> locate(c, path).map(found -> found.row().toEntry(found.path())));
+    }
+
+    private record Located(Path path, Row row) {
+    }
+
+    private Optional<Located> locate(Connection c, Path path) throws SQLException {
+        Path abs = path.toAbsolutePath().normalize();
+        Optional<Row> literal = find(c, abs);
+        if (literal.isPresent()) {
+            return Optional.of(new Located(abs, literal.get()));
+        }
+        Path canonical = canonical(abs);
+        return canonical.equals(abs) ? Optional.empty() : find(c, canonical).map(row -> new Located(canonical, row));
     }
 
     /** Returns the recorded children of directory {@code path}, sorted by name; empty if it is not recorded. */
     public List<FileEntry> children(Path path) {
         ensureOpen();
-        Path p = canonical(path);
         return db.read(c -> {
-            Optional<Row> dir = find(c, p);
+            Optional<Located> dir = locate(c, path);
             List<FileEntry> out = new ArrayList<>();
             if (dir.isEmpty()) {
                 return out;
             }
+            Path p = dir.get().path();
             try (Sql.Bound q = statements.selectChildren.prepare(c)) {
-                q.set("dir", dir.get().id());
+                q.set("dir", dir.get().row().id());
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
                         Row row = Row.read(rs);

@@ -166,6 +166,10 @@ public abstract class FilesystemConformanceTest {
         assertThat(toFile.kind()).isEqualTo(FileKind.FILE);
         assertThat(toFile.linkTarget()).isEqualTo("dir/g.txt");
         assertThat(toFile.size()).isEqualTo(Files.size(root.resolve("dir/g.txt")));
+        // The public API finds what was recorded below a followed link under the link's path, too.
+        assertThat(index.lookup(root.resolve("first/sub/f.txt"))).get().extracting(FileEntry::path)
+                .isEqualTo(root.resolve("first/sub/f.txt"));
+        assertThat(index.children(root.resolve("second/sub"))).extracting(FileEntry::name).containsExactly("f.txt");
 
         // Scanning again without following: the links become links again and what was recorded through them goes
         // (two rows each for "sub" and "sub/f.txt", plus "g.txt"), instead of staying behind under a link row.
