@@ -135,12 +135,12 @@ final class PgSession implements AutoCloseable {
         return false;
     }
 
-    /** Waits until some backend running a statement on these tables waits for a lock. */
-    boolean awaitAnyLockWaitOnTables(Future<?> work) throws SQLException, InterruptedException {
+    /** Waits until another backend whose current statement mentions {@code text} (a table name) waits for a lock. */
+    boolean awaitAnyLockWaitOn(String text, Future<?> work) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline && !work.isDone()) {
             if (queryLong("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> ?"
-                    + " AND position(? in query) > 0", (int) pid, t.filesName()) > 0) {
+                    + " AND position(? in query) > 0", (int) pid, text) > 0) {
                 return true;
             }
             Thread.sleep(5);

@@ -249,7 +249,7 @@ class PostgresConcurrencyTest {
 
         release.countDown();
         Future<ScanResult> result = executor.submit(() -> scan.await());
-        assertThat(monitor.awaitAnyLockWaitOnTables(result))
+        assertThat(monitor.awaitAnyLockWaitOn(t.filesName(), result))
                 .as("the scan's upsert of e must wait for the newer scan's insert").isTrue();
         newer.commit();
 

