@@ -10,6 +10,7 @@ import static org.jooq.impl.DSL.selectOne;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.fsindex.api.FsIndexException;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
 import java.sql.Connection;
@@ -112,7 +113,18 @@ public final class PostgresDialect implements Dialect {
         config.setAutoCommit(true);
         // Shows fsindex's sessions in pg_stat_activity; a URL's own ApplicationName wins.
         config.addDataSourceProperty("ApplicationName", "fsindex");
-        return new HikariDataSource(config);
+        try {
+            return new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            // HikariCP connects once up front, so a wrong URL, user or password fails here, in the builder.
+            throw new FsIndexException("cannot connect to PostgreSQL at " + redact(jdbcUrl) + ": " + e.getMessage()
+                    + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""), e);
+        }
+    }
+
+    /** Hides a password given inside a JDBC URL, so it never reaches a log. */
+    static String redact(String jdbcUrl) {
+        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("//([^:/@]+):[^@/]*@", "//$1:***@");
     }
 
     @Override

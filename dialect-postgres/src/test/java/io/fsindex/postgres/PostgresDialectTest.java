@@ -1,7 +1,10 @@
 package io.fsindex.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fsindex.api.FsIndexException;
+import io.fsindex.core.FsIndex;
 import io.fsindex.core.spi.Dialect;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
@@ -33,6 +36,15 @@ class PostgresDialectTest {
         assertThat(dialect.isRetryable(new SQLException("no state"))).isFalse();
         // pgjdbc reports a failed batch with the failing statement's state
         assertThat(dialect.isRetryable(new BatchUpdateException("batch", "40P01", new int[0]))).isTrue();
+    }
+
+    @Test
+    void aServerThatCannotBeReachedFailsTheBuilderWithTheUrlButNotThePassword() {
+        assertThatThrownBy(() -> FsIndex.builder()
+                .jdbcUrl("jdbc:postgresql://127.0.0.1:1/files?password=secret&connectTimeout=5").build())
+                .isInstanceOf(FsIndexException.class)
+                .hasMessageContaining("PostgreSQL at jdbc:postgresql://127.0.0.1:1/files?password=***")
+                .hasMessageNotContaining("secret");
     }
 
     @Test
