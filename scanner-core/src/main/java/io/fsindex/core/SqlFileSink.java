@@ -132,7 +132,9 @@ final class SqlFileSink implements FileSink {
             List<Directory> subdirectories = new ArrayList<>();
             List<WalkedEntry> dirs = readable.stream().filter(e -> e.stat().isDirectory()).toList();
             if (!dirs.isEmpty()) {
-                Map<String, Row> after = added > 0 ? children(dir.id()) : before;
+                // Read after the upserts, always: under READ COMMITTED (PostgreSQL, MySQL) `before` may lack a row
+                // another scan committed since, which this scan still may and must claim.
+                Map<String, Row> after = children(dir.id());
                 List<Long> ids = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (WalkedEntry e : dirs) {

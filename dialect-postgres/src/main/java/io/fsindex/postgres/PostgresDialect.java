@@ -1,0 +1,174 @@
+package io.fsindex.postgres;
+
+import static org.jooq.impl.DSL.exists;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.insertInto;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.fsindex.api.FsIndexException;
+import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.jooq.Field;
+import org.jooq.Query;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+
+/**
+ * The PostgreSQL dialect (PostgreSQL 12 or newer; tested on 16). Serves {@code jdbc:postgresql:} URLs, and
+ * Testcontainers' {@code jdbc:tc:postgresql:}; when only a URL is given, connections come from a HikariCP pool that
+ * {@code FsIndex.close()} closes. Ids are identity columns, whose sequences never hand out a value twice, even after
+ * the newest rows are deleted or the server restarts (a crash may skip values, never repeat them).
+ *
+ * <h2>Why the shared statements are safe here</h2>
+ * Transactions run at the connection's isolation level; the reasoning below is for READ COMMITTED, PostgreSQL's
+ * default, where every statement sees what was committed when it started and a row another transaction is changing
+ * is waited for and then re-checked in its newest version. Stronger levels are safe too; they only turn more of the
+ * waits below into serialization failures, which are retried.
+ * <ul>
+ * <li><b>Upsert of an existing row</b> ({@code ON CONFLICT (parent, name) DO UPDATE ... WHERE files.scan_id <=
+ *     :scan}): the conflicting row is locked and the condition is checked on its newest committed version, so an
+ *     older scan can never overwrite what a newer one wrote, whatever the interleaving.</li>
+ * <li><b>Two scans inserting the same new row</b>: the second insert waits for the first transaction on the
+ *     {@code UNIQUE (parent, name)} arbiter and then takes the update path with the same {@code scan_id} check; it
+ *     never fails with a unique violation (23505), so one conflict cannot abort a directory's batch.</li>
+ * <li><b>The conditional insert's parent check</b> is where READ COMMITTED differs from SQLite's one-writer-at-a-time:
+ *     a plain {@code EXISTS} reads the parent from the statement's snapshot and locks nothing, so (1) a newer scan
+ *     could claim the parent (raise {@code listed_by}) and mark its children stale while an older scan, still
+ *     seeing the old {@code listed_by}, inserts a child the newer scan never marks: a row resurrected after the
+ *     newer scan has seen it gone; and (2) a newer scan's sweep could delete the parent between the check and the
+ *     insert, failing the insert's foreign key (23503) and with it the whole transaction. This dialect therefore
+ *     checks the parent with {@code EXISTS (SELECT 1 ... FOR SHARE)}. FOR SHARE conflicts with the claim's and the
+ *     upsert's row lock and with the sweep's delete, so the insert and the claim/mark/sweep of the parent are
+ *     ordered: either the insert goes first and the claim's mark, a later statement, sees the committed child; or
+ *     the claim or delete goes first and the waiting check, re-evaluated on the newest version of the parent, finds
+ *     {@code listed_by} too new or the row gone and inserts nothing ("skip this subtree"). The lock is only ever
+ *     taken on a row that exists: a FOR SHARE that finds no row locks nothing, and PostgreSQL has no gap locks, so
+ *     InnoDB's deadlock on locking absent rows (design seed 003) cannot happen here.</li>
+ * <li><b>Claim and mark</b> need no lock beyond the claim's own {@code UPDATE} of the directory's row, which is
+ *     the row the inserts above share-lock; the mark runs as a later statement of the same transaction, so it sees
+ *     every child committed before the claim got its lock. The stale mark and the sweep are single {@code UPDATE}s
+ *     and {@code DELETE}s whose conditions ({@code scan_id < :scan}, {@code scan_id = :scan AND stale = 1}) are
+ *     re-checked on a concurrently changed row's newest version.</li>
+ * </ul>
+ * What can still fail is retried as a whole transaction by fsindex ({@link #isRetryable}): serialization failures
+ * (40001), deadlocks (40P01, e.g. two scans claiming the same subdirectories in different orders) and lock
+ * timeouts (55P03). A foreign-key (23503) or unique (23505) violation should not occur given the above, but if one
+ * does it is retried too, not skipped: a retry re-runs the whole directory's transaction, whose checks then see the
+ * committed state and skip what must be skipped, so a directory's batch is applied entirely or not at all. The same
+ * classification lets two processes creating the schema at once both succeed: the loser's {@code CREATE TABLE}
+ * fails (23505 on the catalog, or 42P07) and its retry finds the schema in place.
+ */
+public final class PostgresDialect implements Dialect {
+    /** SQLSTATEs after which fsindex retries the whole transaction; see the class comment for why each is here. */
+    static final Set<String> RETRYABLE_STATES = Set.of(
+            "40001", // serialization_failure
+            "40P01", // deadlock_detected
+            "55P03", // lock_not_available
+            "23505", // unique_violation: a concurrent CREATE of the schema (on the catalog); never expected in a scan
+            "23503", // foreign_key_violation: parent deleted concurrently; the retry's EXISTS check skips the child
+            "42P07"); // duplicate_table: a concurrent CREATE of the schema committed first; the retry finds it
+
+    /** Connections one index may hold; each running scan keeps one for its whole run. */
+    static final int MAX_POOL_SIZE = 10;
+
+    @Override
+    public String name() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public boolean handlesJdbcUrl(String jdbcUrl) {
+        return jdbcUrl != null && jdbcUrl.contains(":postgresql:");
+    }
+
+    @Override
+    public SQLDialect sqlDialect() {
+        return SQLDialect.POSTGRES;
+    }
+
+    /** A HikariCP pool for the URL; it is AutoCloseable, so the index that opened it closes it. */
+    @Override
+    public DataSource openDataSource(String jdbcUrl, String user, String password) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("fsindex-postgresql");
+        config.setJdbcUrl(jdbcUrl);
+        if (user != null) {
+            config.setUsername(user);
+        }
+        if (password != null) {
+            config.setPassword(password);
+        }
+        config.setMaximumPoolSize(MAX_POOL_SIZE);
+        // Open connections on demand: many indexes (processes) may share one server's connection limit.
+        config.setMinimumIdle(1);
+        config.setAutoCommit(true);
+        // Shows fsindex's sessions in pg_stat_activity; a URL's own ApplicationName wins.
+        config.addDataSourceProperty("ApplicationName", "fsindex");
+        try {
+            return new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            // HikariCP connects once up front, so a wrong URL, user or password fails here, in the builder.
+            throw new FsIndexException("cannot connect to PostgreSQL at " + redact(jdbcUrl) + ": " + e.getMessage()
+                    + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""), e);
+        }
+    }
+
+    /** Hides a password given inside a JDBC URL, so it never reaches a log. */
+    static String redact(String jdbcUrl) {
+        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("//([^:/@]+):[^@/]*@", "//$1:***@");
+    }
+
+    @Override
+    public void prepare(Connection connection) throws SQLException {
+        // An application's data source may hand out connections in manual-commit mode; fsindex's reads expect
+        // autocommit, or they would leave a transaction (and its snapshot) open between writes.
+        if (!connection.getAutoCommit()) {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    @Override
+    public boolean isRetryable(SQLException e) {
+        return e.getSQLState() != null && RETRYABLE_STATES.contains(e.getSQLState());
+    }
+
+    /**
+     * The shared conditional upsert, with the parent check locking the parent row ({@code FOR SHARE}) so that the
+     * insert is ordered with a concurrent claim or delete of the parent; see the class comment.
+     */
+    @Override
+    public Query upsertChild(FsTables t) {
+        Field<Long> scan = param("scan", Long.class);
+        Field<Long> parent = param("parent", Long.class);
+        Field<String> kind = param("kind", String.class);
+        Field<Long> size = param("size", Long.class);
+        Field<Long> mtime = param("mtime", Long.class);
+        Field<String> link = param("link", String.class);
+        return insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.scanId, t.stale,
+                        t.listedBy)
+                .select(select(parent, param("name", String.class), kind, size, mtime, link, scan, inline(0),
+                        inline(0L))
+                        .where(exists(selectOne().from(t.files.as("p"))
+                                .where(field(DSL.name("p", "id"), Long.class).eq(parent))
+                                .and(field(DSL.name("p", "listed_by"), Long.class).le(scan))
+                                .forShare())))
+                .onConflict(t.parent, t.name)
+                .doUpdate()
+                .set(t.kind, kind)
+                .set(t.size, size)
+                .set(t.mtime, mtime)
+                .set(t.linkTarget, link)
+                .set(t.scanId, scan)
+                .set(t.stale, inline(0))
+                .where(field(DSL.name(t.filesName(), t.scanId.getName()), Long.class).le(scan));
+    }
+}

@@ -1,0 +1,77 @@
+package io.fsindex.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fsindex.core.spi.FsTables;
+import org.jooq.DSLContext;
+import org.jooq.Query;
+import org.jooq.SQLDialect;
+import org.jooq.conf.RenderQuotedNames;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The exact SQL PostgreSQL receives for each {@link io.fsindex.core.spi.Dialect} statement, rendered as fsindex
+ * renders it (fsindex then replaces each {@code :name} with a positional parameter). A change to a statement, or to
+ * how jOOQ renders it, shows up here as a diff to review, not as a behaviour change found later.
+ */
+class PostgresRenderTest {
+    private final PostgresDialect dialect = new PostgresDialect();
+    private final FsTables t = new FsTables("fsindex_");
+    private final DSLContext ctx = DSL.using(SQLDialect.POSTGRES, new Settings()
+            .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
+            .withRenderNamedParamPrefix(":"));
+
+    private String render(Query q) {
+        return ctx.renderNamedParams(q);
+    }
+
+    @Test
+    void upsertChildLocksTheParentRowItChecks() {
+        assertThat(render(dialect.upsertChild(t))).isEqualTo(
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " select :parent, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                + " where exists (select 1 as one from fsindex_files as p"
+                + " where (p.id = :parent and p.listed_by <= :scan) for share)"
+                + " on conflict (parent, name) do update set kind = :kind, size = :size, mtime = :mtime,"
+                + " link_target = :link, scan_id = :scan, stale = 0"
+                + " where fsindex_files.scan_id <= :scan");
+    }
+
+    @Test
+    void upsertTopLevelNamesThePartialUniqueIndexAsItsArbiter() {
+        assertThat(render(dialect.upsertTopLevel(t))).isEqualTo(
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " select null, :name, :kind, :size, :mtime, :link, :scan, 0, 0 where true"
+                + " on conflict (name) where parent is null do update set kind = :kind, size = :size,"
+                + " mtime = :mtime, link_target = :link, scan_id = :scan, stale = 0"
+                + " where fsindex_files.scan_id <= :scan");
+    }
+
+    @Test
+    void claimDirectory() {
+        assertThat(render(dialect.claimDirectory(t))).isEqualTo(
+                "update fsindex_files set listed_by = :scan"
+                + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
+    }
+
+    @Test
+    void markChildrenStale() {
+        assertThat(render(dialect.markChildrenStale(t))).isEqualTo(
+                "update fsindex_files set stale = 1, scan_id = :scan where (parent = :dir and scan_id < :scan)");
+    }
+
+    @Test
+    void sweep() {
+        assertThat(render(dialect.sweep(t))).isEqualTo(
+                "delete from fsindex_files where (stale = 1 and scan_id = :scan)");
+    }
+
+    @Test
+    void theTablePrefixNamesEveryTable() {
+        assertThat(render(dialect.upsertChild(new FsTables("app_idx_"))))
+                .contains("insert into app_idx_files ", "from app_idx_files as p", "where app_idx_files.scan_id")
+                .doesNotContain("fsindex_");
+    }
+}
