@@ -68,9 +68,11 @@ public final class FsIndexCli {
         }
 
         FsIndex open() {
-            String url = db != null ? db : Optional.ofNullable(System.getenv("FSINDEX_URL")).orElse(DEFAULT_DB);
-            return FsIndex.builder().jdbcUrl(url)
-                    .user(System.getenv("FSINDEX_USER")).password(System.getenv("FSINDEX_PASSWORD")).build();
+            FsIndex.Builder builder = FsIndex.builder().environment(System.getenv());
+            if (db != null || System.getenv("FSINDEX_URL") == null) {
+                builder.jdbcUrl(db != null ? db : DEFAULT_DB);
+            }
+            return builder.build();
         }
     }
 

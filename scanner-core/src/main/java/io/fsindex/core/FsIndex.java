@@ -88,6 +88,15 @@ public final class FsIndex implements AutoCloseable {
         return builder().properties(properties).build();
     }
 
+    /**
+     * Builds an index from environment variables: {@code FSINDEX_URL}, {@code FSINDEX_USER},
+     * {@code FSINDEX_PASSWORD}, {@code FSINDEX_TABLE_PREFIX}, {@code FSINDEX_SCHEMA_MODE} and
+     * {@code FSINDEX_RETRY_TIMEOUT_SECONDS}, the same settings as {@link #fromProperties}.
+     */
+    public static FsIndex fromEnvironment() {
+        return builder().environment(System.getenv()).build();
+    }
+
     /** Scans {@code root} and waits for it, with default options. */
     public ScanResult scan(Path root) {
         return scan(root, ScanOptions.defaults());
@@ -427,6 +436,23 @@ public final class FsIndex implements AutoCloseable {
             return this;
         }
 
+        /** Applies {@code FSINDEX_*} variables from {@code env}; see {@link FsIndex#fromEnvironment}. */
+        public Builder environment(Map<String, String> env) {
+            Properties p = new Properties();
+            for (String key : PROPERTY_KEYS) {
+                String variable = "FSINDEX_" + key.substring("fsindex.".length())
+                        .replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+                String value = env.get(variable);
+                if (value != null && !value.isEmpty()) {
+                    p.setProperty(key, value);
+                }
+            }
+            return properties(p);
+        }
+
+        private static final List<String> PROPERTY_KEYS = List.of("fsindex.url", "fsindex.user", "fsindex.password",
+                "fsindex.tablePrefix", "fsindex.schemaMode", "fsindex.retryTimeoutSeconds");
+
         /** Applies {@code fsindex.*} properties; see {@link FsIndex#fromProperties}. */
         public Builder properties(Properties p) {
             for (String key : p.stringPropertyNames()) {
@@ -442,8 +468,7 @@ public final class FsIndex implements AutoCloseable {
                     case "fsindex.schemaMode" -> schemaMode(SchemaMode.valueOf(value.trim().toUpperCase(Locale.ROOT)));
                     case "fsindex.retryTimeoutSeconds" -> retryTimeout(Duration.ofSeconds(Long.parseLong(value.trim())));
                     default -> throw new IllegalArgumentException("unknown property " + key + "; known: "
-                            + List.of("fsindex.url", "fsindex.user", "fsindex.password", "fsindex.tablePrefix",
-                            "fsindex.schemaMode", "fsindex.retryTimeoutSeconds"));
+                            + PROPERTY_KEYS);
                 }
             }
             return this;

@@ -351,6 +351,23 @@ public abstract class FsIndexConformanceTest {
         assertThat(second.lookup(root.resolve("f"))).isPresent();
     }
 
+    @Test
+    void theSameIndexOpensFromEnvironmentVariables() {
+        Path root = tree("f");
+        String prefix = TestDatabase.freshPrefix();
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        database().properties(prefix).forEach((k, v) -> env.put(switch ((String) k) {
+            case "fsindex.url" -> "FSINDEX_URL";
+            case "fsindex.user" -> "FSINDEX_USER";
+            case "fsindex.password" -> "FSINDEX_PASSWORD";
+            case "fsindex.tablePrefix" -> "FSINDEX_TABLE_PREFIX";
+            default -> throw new AssertionError(k);
+        }, (String) v));
+        track(database().builder(prefix).build()).scan(root);
+        FsIndex fromEnv = track(FsIndex.builder().environment(env).build());
+        assertThat(fromEnv.lookup(root.resolve("f"))).isPresent();
+    }
+
     private static int trunkDepth(Path root) {
         return root.toAbsolutePath().getNameCount();
     }
