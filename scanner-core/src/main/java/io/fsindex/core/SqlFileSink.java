@@ -52,6 +52,9 @@ final class SqlFileSink implements FileSink {
             if (row == null || row.scanId() != scan) {
                 return new Applied(List.of(), added, 0, 0, 1);
             }
+            if (before != null && before.isDirectory() && !row.isDirectory()) {
+                markChildrenStale(List.of(row.id()));
+            }
             if (!root.stat().isDirectory() || !claim(List.of(row.id()))[0]) {
                 return new Applied(List.of(), added + rootAdded, rootUpdated, rootUnchanged,
                         root.stat().isDirectory() ? 1 : 0);
@@ -102,6 +105,7 @@ final class SqlFileSink implements FileSink {
                 if (keeping) {
                     keep.statement.executeBatch();
                 }
+                List<Long> noLongerDirectories = new ArrayList<>();
                 for (int i = 0; i < counts.length; i++) {
                     WalkedEntry e = readable.get(i);
                     Row old = before.get(e.name());
@@ -113,13 +117,18 @@ final class SqlFileSink implements FileSink {
                         unchanged++;
                     } else {
                         updated++;
+                        if (old.isDirectory() && !e.stat().isDirectory()) {
+                            noLongerDirectories.add(old.id());
+                        }
                     }
                 }
+                markChildrenStale(noLongerDirectories);
             }
             List<Directory> subdirectories = new ArrayList<>();
             List<WalkedEntry> dirs = readable.stream().filter(e -> e.stat().isDirectory()).toList();
             if (!dirs.isEmpty()) {
-                Map<String, Row> after = added > 0 ? children(dir.id()) : before;
+                // Re-read after any change: an entry that was a file and is now a directory must be seen as one.
+                Map<String, Row> after = added + updated > 0 ? children(dir.id()) : before;
                 List<Long> ids = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (WalkedEntry e : dirs) {
@@ -169,6 +178,22 @@ final class SqlFileSink implements FileSink {
             }
         }
         return won;
+    }
+
+    /**
+     * Marks the recorded children of rows this scan just turned from a directory into something else stale, so the
+     * sweep removes them: nothing can be below a file. Children a newer scan wrote are left to that scan.
+     */
+    private void markChildrenStale(List<Long> formerDirectories) throws SQLException {
+        if (formerDirectories.isEmpty()) {
+            return;
+        }
+        try (Sql.Bound mark = st.markChildrenStale.prepare(c)) {
+            for (long id : formerDirectories) {
+                mark.set("dir", id).set("scan", scan).statement.addBatch();
+            }
+            mark.statement.executeBatch();
+        }
     }
 
     private Map<String, Row> children(long dir) throws SQLException {
