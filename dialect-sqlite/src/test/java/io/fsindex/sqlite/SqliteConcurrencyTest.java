@@ -2,8 +2,10 @@ package io.fsindex.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import io.fsindex.testkit.Trees;
 import java.nio.file.Path;
@@ -12,8 +14,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -264,8 +268,7 @@ class SqliteConcurrencyTest {
                 s.execute("PRAGMA busy_timeout = 0");
             }
             dialect.begin(holder);
-            SQLException busy = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
-                    () -> dialect.begin(waiter));
+            SQLException busy = assertThrows(SQLException.class, () -> dialect.begin(waiter));
             assertThat(dialect.isRetryable(busy)).isTrue();
             assertThat(((SQLiteException) busy).getResultCode()).isEqualTo(SQLiteErrorCode.SQLITE_BUSY);
             dialect.rollback(waiter); // nothing to roll back: must not throw
@@ -275,6 +278,64 @@ class SqliteConcurrencyTest {
             writeCounter(waiter, 7);
             dialect.commit(waiter);
             assertThat(readCounter(holder)).isEqualTo(7);
+        }
+    }
+
+    /** Lock conflicts, in every extended form sqlite-jdbc reports them, are retried; nothing else is. */
+    @ParameterizedTest
+    @EnumSource(SQLiteErrorCode.class)
+    void onlyBusyAndLockedAreRetried(SQLiteErrorCode code) {
+        boolean lockConflict = code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED");
+        SqliteDialect dialect = new SqliteDialect();
+        assertThat(dialect.isRetryable(new SQLiteException("x", code))).as(code.name()).isEqualTo(lockConflict);
+        if (code.code >= 0) {
+            // The same code on a plain SQLException, as a wrapping driver or pool may rethrow it.
+            assertThat(dialect.isRetryable(new SQLException("x", "HY000", code.code)))
+                    .as("plain %s", code.name()).isEqualTo(lockConflict);
+        }
+    }
+
+    /**
+     * Scan ids come from getGeneratedKeys on the scan row's INSERT, which must return this connection's row even
+     * while other connections insert theirs: every session's id is distinct and names a row with its own root.
+     */
+    @Test
+    void scansStartedConcurrentlyGetTheIdOfTheirOwnScanRow() throws Exception {
+        Path root = tree();
+        List<String> roots = List.of("a", "a/b", "c", "a/side");
+        ExecutorService pool = Executors.newFixedThreadPool(roots.size());
+        List<FsIndex> indexes = new ArrayList<>();
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<List<long[]>>> started = new ArrayList<>();
+            for (int i = 0; i < roots.size(); i++) {
+                FsIndex index = FsIndex.builder().jdbcUrl(url()).build();
+                indexes.add(index);
+                int which = i;
+                started.add(pool.submit(() -> {
+                    start.await();
+                    List<long[]> ids = new ArrayList<>();
+                    for (int n = 0; n < 10; n++) {
+                        ScanSession s = index.startScan(root.resolve(roots.get(which)));
+                        ids.add(new long[] {s.scanId(), which});
+                        s.await();
+                    }
+                    return ids;
+                }));
+            }
+            start.countDown();
+            Set<Long> seen = new HashSet<>();
+            for (Future<List<long[]>> f : started) {
+                for (long[] idAndRoot : f.get(3, TimeUnit.MINUTES)) {
+                    assertThat(seen.add(idAndRoot[0])).as("scan id %d handed out twice", idAndRoot[0]).isTrue();
+                    assertThat(RawSqlite.queryString(url(), "SELECT root FROM fsindex_scans WHERE id = " + idAndRoot[0]))
+                            .isEqualTo(root.resolve(roots.get((int) idAndRoot[1])).toString());
+                }
+            }
+            assertThat(seen).hasSize(roots.size() * 10);
+        } finally {
+            pool.shutdownNow();
+            indexes.forEach(FsIndex::close);
         }
     }
 
