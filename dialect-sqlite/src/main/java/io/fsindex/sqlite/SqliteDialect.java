@@ -12,6 +12,7 @@ import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
+import org.sqlite.SQLiteOpenMode;
 
 /**
  * The SQLite dialect, fsindex's embedded default. Every connection runs with {@code foreign_keys=ON} (without it
@@ -21,8 +22,12 @@ import org.sqlite.SQLiteException;
  * reused.
  */
 public final class SqliteDialect implements Dialect {
-    /** How long SQLite itself waits for a lock before fsindex's own retry loop takes over. */
-    static final int BUSY_TIMEOUT_MILLIS = 10_000;
+    /**
+     * How long SQLite itself waits for the write lock in {@code BEGIN IMMEDIATE} before fsindex's retry loop takes
+     * over. Kept short so that {@code FsIndex.Builder.retryTimeout} bounds the whole wait: the loop retries until that
+     * timeout, and a failed BEGIN IMMEDIATE has done no work, so retrying it costs nothing.
+     */
+    static final int BUSY_TIMEOUT_MILLIS = 1_000;
 
     @Override
     public String name() {
@@ -39,13 +44,30 @@ public final class SqliteDialect implements Dialect {
         return SQLDialect.SQLITE;
     }
 
+    /**
+     * Opens the database file, creating it if it does not exist yet. The data source returned never creates it
+     * again: a file deleted under an open index (or a volume unmounted beneath it) then fails with a message naming
+     * the file, instead of being silently replaced by an empty database.
+     */
     @Override
     public DataSource openDataSource(String jdbcUrl, String user, String password) {
-        if (jdbcUrl.contains(":memory:") || jdbcUrl.endsWith(":sqlite:") || jdbcUrl.contains("mode=memory")) {
-            throw new FsIndexException("fsindex needs an SQLite database file, not an in-memory one ('" + jdbcUrl
-                    + "'): scans use connections of their own, and each in-memory connection is a separate,"
-                    + " empty database. Use e.g. jdbc:sqlite:index.db");
+        if (isInMemory(jdbcUrl)) {
+            throw new FsIndexException(inMemoryMessage(jdbcUrl));
         }
+        SQLiteDataSource creating = new SQLiteDataSource(config(true));
+        creating.setUrl(jdbcUrl);
+        try (Connection c = creating.getConnection()) {
+            c.getMetaData(); // opening is what creates the file
+        } catch (SQLException e) {
+            throw new FsIndexException("cannot open or create the SQLite database file " + fileOf(jdbcUrl)
+                    + " (does its directory exist and may it be written?): " + e.getMessage(), e);
+        }
+        SQLiteDataSource existing = new SQLiteDataSource(config(false));
+        existing.setUrl(jdbcUrl);
+        return new ExistingFileDataSource(existing, fileOf(jdbcUrl));
+    }
+
+    private static SQLiteConfig config(boolean mayCreate) {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         // NORMAL in WAL mode: a commit survives an application crash; only an OS crash or power loss can undo
@@ -53,14 +75,19 @@ public final class SqliteDialect implements Dialect {
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         config.enforceForeignKeys(true);
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
-        SQLiteDataSource ds = new SQLiteDataSource(config);
-        ds.setUrl(jdbcUrl);
-        return ds;
+        if (!mayCreate) {
+            config.resetOpenMode(SQLiteOpenMode.CREATE);
+        }
+        return config;
     }
 
     @Override
     public void prepare(Connection c) throws SQLException {
         // Also applied here because an application's own data source may not set them.
+        String url = c.getMetaData().getURL();
+        if (isInMemory(url)) {
+            throw new SQLException(inMemoryMessage(url));
+        }
         if (!c.getAutoCommit()) {
             c.setAutoCommit(true);
         }
@@ -73,6 +100,25 @@ public final class SqliteDialect implements Dialect {
                 }
             }
         }
+    }
+
+    private static boolean isInMemory(String jdbcUrl) {
+        return jdbcUrl == null || jdbcUrl.contains(":memory:") || jdbcUrl.endsWith(":sqlite:")
+                || jdbcUrl.contains("mode=memory");
+    }
+
+    private static String inMemoryMessage(String jdbcUrl) {
+        return "fsindex needs an SQLite database file, not an in-memory or temporary one ('" + jdbcUrl + "'): scans"
+                + " use connections of their own, and each such connection is a separate, empty database."
+                + " Use e.g. jdbc:sqlite:index.db";
+    }
+
+    /** The file part of an SQLite JDBC URL, for messages. */
+    static String fileOf(String jdbcUrl) {
+        String file = jdbcUrl.substring(jdbcUrl.indexOf(":sqlite:") + ":sqlite:".length());
+        int query = file.indexOf('?');
+        file = query < 0 ? file : file.substring(0, query);
+        return file.startsWith("file:") ? file.substring("file:".length()) : file;
     }
 
     /** Takes the write lock up front: a deferred transaction that later upgrades can deadlock with another writer. */

@@ -55,8 +55,13 @@ final class Database {
                     throw e;
                 }
             } catch (SQLException e) {
-                if (!isRetryable(e) || System.nanoTime() > deadline) {
+                if (!isRetryable(e)) {
                     throw e;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new SQLException("the database stayed busy (locked by another connection or process) for"
+                            + " longer than the retry timeout of " + retryFor.toMillis() + " ms; last error: "
+                            + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
                 }
                 sleep(ThreadLocalRandom.current().nextLong(backoffMillis / 2, backoffMillis + 1));
                 backoffMillis = Math.min(backoffMillis * 2, 500);

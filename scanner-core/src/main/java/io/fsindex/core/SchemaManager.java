@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Creates, upgrades and checks fsindex's tables, with the version recorded in the {@code <prefix>schema} table. */
@@ -77,10 +78,10 @@ final class SchemaManager {
 
     /** The recorded schema version, or 0 if fsindex has never created its tables here. */
     int version(Connection c) throws SQLException {
-        Set<String> tables = tables(c);
-        if (!tables.contains(t.schemaName())) {
-            if (tables.contains(t.filesName()) || tables.contains(t.scansName())) {
-                throw new SchemaException("found table " + (tables.contains(t.filesName()) ? t.filesName()
+        Map<String, String> tables = tables(c);
+        if (!tables.containsKey(key(t.schemaName()))) {
+            if (tables.containsKey(key(t.filesName())) || tables.containsKey(key(t.scansName()))) {
+                throw new SchemaException("found table " + (tables.containsKey(key(t.filesName())) ? t.filesName()
                         : t.scansName()) + " but no " + t.schemaName() + " version record: these tables were not"
                         + " created by fsindex, or their version record was removed; refusing to touch them");
             }
@@ -132,14 +133,15 @@ final class SchemaManager {
     }
 
     private void check(Connection c) throws SQLException {
-        Set<String> tables = tables(c);
+        Map<String, String> tables = tables(c);
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : expectedColumns().entrySet()) {
-            if (!tables.contains(e.getKey())) {
+            String stored = tables.get(key(e.getKey()));
+            if (stored == null) {
                 problems.add("table " + e.getKey() + " is missing");
                 continue;
             }
-            Set<String> actual = columns(c, e.getKey());
+            Set<String> actual = columns(c, stored);
             List<String> missing = e.getValue().stream().filter(col -> !actual.contains(col)).toList();
             if (!missing.isEmpty()) {
                 problems.add("table " + e.getKey() + " lacks column(s) " + String.join(", ", missing)
@@ -158,15 +160,25 @@ final class SchemaManager {
                 + ". Upgrade fsindex to use it; nothing was changed");
     }
 
-    private static Set<String> tables(Connection c) throws SQLException {
-        Set<String> names = new TreeSet<>();
+    /**
+     * The tables in the connection's schema, by lower-cased name, each with its name as the database stores it.
+     * Unquoted names are case-insensitive in SQL (and folded differently by each engine), so a prefix such as
+     * {@code MyApp_} must find {@code MyApp_files}, {@code myapp_files} or {@code MYAPP_FILES} alike.
+     */
+    private static Map<String, String> tables(Connection c) throws SQLException {
+        Map<String, String> names = new TreeMap<>();
         DatabaseMetaData md = c.getMetaData();
         try (ResultSet rs = md.getTables(c.getCatalog(), c.getSchema(), null, new String[] {"TABLE"})) {
             while (rs.next()) {
-                names.add(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT));
+                String name = rs.getString("TABLE_NAME");
+                names.put(key(name), name);
             }
         }
         return names;
+    }
+
+    private static String key(String tableName) {
+        return tableName.toLowerCase(Locale.ROOT);
     }
 
     private static Set<String> columns(Connection c, String table) throws SQLException {

@@ -1,0 +1,91 @@
+package io.fsindex.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Child JVMs running {@link ScanChildProcess} against one database, started together through a file barrier.
+ * The children use this JVM's java and class path.
+ */
+final class ChildJvm {
+    /** A guard against a wedged child hanging the build, not a speed limit. */
+    private static final long EXIT_WAIT_MINUTES = 3;
+
+    private final Path barrier;
+    private final Path properties;
+    private final List<String> names = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Path> logs = new ArrayList<>();
+
+    ChildJvm(Path workDir, Properties fsindexProperties) throws IOException {
+        this.barrier = Files.createDirectories(workDir.resolve("barrier"));
+        this.properties = workDir.resolve("fsindex.properties");
+        try (Writer w = Files.newBufferedWriter(properties)) {
+            fsindexProperties.store(w, "fsindex settings for the child JVMs");
+        }
+    }
+
+    /** Starts a child that will scan {@code root} {@code times} times once released (0: only open the index). */
+    void start(String name, Path root, int times) throws IOException {
+        Path log = barrier.getParent().resolve(name + ".log");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", ScanChildProcess.class.getName(),
+                properties.toString(), barrier.toString(), name, root.toString(), Integer.toString(times))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        names.add(name);
+        logs.add(log);
+        processes.add(pb.start());
+    }
+
+    /** Waits until every child is loaded and waiting, then lets them all go at once. */
+    void releaseWhenAllReady() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(EXIT_WAIT_MINUTES);
+        for (int i = 0; i < names.size(); i++) {
+            while (!Files.exists(barrier.resolve(names.get(i) + ".ready"))) {
+                if (!processes.get(i).isAlive()) {
+                    throw new AssertionError("child " + names.get(i) + " died before the barrier:\n"
+                            + Files.readString(logs.get(i)));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("child " + names.get(i) + " never reached the barrier");
+                }
+                Thread.sleep(10); // another JVM's progress can only be observed by polling
+            }
+        }
+        Files.createFile(barrier.resolve(ScanChildProcess.GO));
+    }
+
+    /** True while any child is still running. */
+    boolean anyAlive() {
+        return processes.stream().anyMatch(Process::isAlive);
+    }
+
+    /** Waits for every child and asserts each exited with 0, showing a failed child's output. */
+    void assertAllSucceed() throws IOException, InterruptedException {
+        for (int i = 0; i < processes.size(); i++) {
+            Process p = processes.get(i);
+            if (!p.waitFor(EXIT_WAIT_MINUTES, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("child " + names.get(i) + " did not finish:\n" + Files.readString(logs.get(i)));
+            }
+            assertThat(p.exitValue())
+                    .as("exit code of child %s; its output:%n%s", names.get(i), Files.readString(logs.get(i)))
+                    .isZero();
+        }
+    }
+
+    /** Kills children still running, e.g. after a failed assertion. */
+    void destroyAll() {
+        processes.forEach(Process::destroyForcibly);
+    }
+}

@@ -1,0 +1,69 @@
+package io.fsindex.sqlite;
+
+import io.fsindex.api.ScanResult;
+import io.fsindex.core.FsIndex;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A separate JVM that opens an index from a properties file and scans one path several times, for the tests that
+ * need real concurrent processes on one SQLite file.
+ *
+ * <p>Arguments: {@code <properties file> <barrier directory> <child name> <path to scan> <times>}. The child
+ * announces itself with {@code <child name>.ready} in the barrier directory and waits for a file {@code go} there
+ * before it opens the index, so all children create or migrate the schema and scan at the same moment. It exits
+ * with 0 if everything succeeded and 1 (printing the exception) on any exception.
+ */
+final class ScanChildProcess {
+    /** The file whose appearance releases every waiting child. */
+    static final String GO = "go";
+
+    private ScanChildProcess() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            Properties properties = new Properties();
+            try (Reader in = Files.newBufferedReader(Path.of(args[0]))) {
+                properties.load(in);
+            }
+            Path barrier = Path.of(args[1]);
+            String name = args[2];
+            Path root = Path.of(args[3]);
+            int times = Integer.parseInt(args[4]);
+
+            // Load fsindex, jOOQ and the driver before the barrier, so the children's work overlaps rather than their
+            // class loading.
+            Class.forName(FsIndex.class.getName());
+            Class.forName(SqliteDialect.class.getName());
+            Files.createFile(barrier.resolve(name + ".ready"));
+            awaitGo(barrier);
+
+            try (FsIndex index = FsIndex.fromProperties(properties)) {
+                for (int i = 0; i < times; i++) {
+                    ScanResult r = index.scan(root);
+                    System.out.println(name + " scan " + r.scanId() + " of " + root + ": +" + r.added() + " ~"
+                            + r.updated() + " -" + r.deleted() + " errors " + r.errors());
+                }
+            }
+            System.exit(0);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void awaitGo(Path barrier) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!Files.exists(barrier.resolve(GO))) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the parent test never released the barrier " + barrier.resolve(GO));
+            }
+            Thread.sleep(5); // polling a file is the only signal two JVMs share here
+        }
+    }
+}

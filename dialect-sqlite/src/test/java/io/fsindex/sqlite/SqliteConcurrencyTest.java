@@ -1,0 +1,361 @@
+package io.fsindex.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
+import io.fsindex.core.FsIndex;
+import io.fsindex.testkit.Trees;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.sqlite.BusyHandler;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * SQLite under concurrent scans from threads and processes: SQLITE_BUSY is absorbed (BEGIN IMMEDIATE, busy timeout,
+ * retried transactions) and never reaches the caller, and the index still ends up equal to the tree.
+ */
+class SqliteConcurrencyTest {
+    /** The scan roots: the whole tree and nested subtrees of it, so every scan overlaps at least one other. */
+    private static final List<String> SCAN_ROOTS = List.of("", "a", "a/b", "c");
+    private static final int SCANS_PER_ROOT = 4;
+
+    @TempDir
+    Path tmp;
+
+    private Path tree() {
+        Path root = tmp.resolve("tree");
+        Trees.create(root, "./", "top.txt", "a/", "a/x.txt", "a/b/", "a/b/y.txt", "a/b/deep/", "a/b/deep/z.txt",
+                "a/side/", "a/side/s.txt", "c/", "c/c.txt", "c/nested/", "c/nested/n.txt");
+        for (int i = 0; i < 20; i++) {
+            Trees.create(root, "a/b/many/file" + i, "c/many/file" + i);
+        }
+        return root;
+    }
+
+    private String url() {
+        return "jdbc:sqlite:" + tmp.resolve("index.db");
+    }
+
+    enum Sharing { OWN_INDEX_PER_THREAD, ONE_SHARED_INDEX }
+
+    /**
+     * Guards "Database.write retries busy errors, and SQLite write transactions BEGIN IMMEDIATE": without either,
+     * overlapping writers hit SQLITE_BUSY and a scan fails. Guards the sweep (cascade) and the listed_by gate too:
+     * after the tree stops changing, one more round of concurrent scans alone must make the index equal to the tree.
+     */
+    @ParameterizedTest
+    @EnumSource(Sharing.class)
+    void overlappingScansFromManyThreadsIntoOneFileWhileTheTreeChanges(Sharing sharing) throws Exception {
+        Path root = tree();
+        FsIndex shared = FsIndex.builder().jdbcUrl(url()).build();
+        ExecutorService pool = Executors.newFixedThreadPool(SCAN_ROOTS.size() + 1);
+        List<FsIndex> own = new ArrayList<>();
+        try {
+            TreeChurn churn = new TreeChurn(root, SCAN_ROOTS);
+            AtomicBoolean scanning = new AtomicBoolean(true);
+            CountDownLatch start = new CountDownLatch(1);
+            Future<?> churning = pool.submit(() -> {
+                start.await();
+                while (scanning.get()) {
+                    churn.step();
+                    LockSupport.parkNanos(200_000); // leave the two CPUs mostly to the scans
+                }
+                return null;
+            });
+
+            List<Future<?>> scans = startScans(pool, sharing, shared, own, root, start);
+            start.countDown();
+            for (Future<?> scan : scans) {
+                scan.get(3, TimeUnit.MINUTES); // an exception in any scan fails the test here
+            }
+            scanning.set(false);
+            churning.get();
+            assertThat(churn.steps()).as("the tree changed while scanning").isPositive();
+
+            // The tree is still now: one concurrent round of overlapping scans must settle every row.
+            CountDownLatch again = new CountDownLatch(1);
+            List<Future<?>> settle = new ArrayList<>();
+            for (String r : SCAN_ROOTS) {
+                settle.add(pool.submit(() -> {
+                    again.await();
+                    return shared.scan(root.resolve(r));
+                }));
+            }
+            again.countDown();
+            for (Future<?> scan : settle) {
+                scan.get(3, TimeUnit.MINUTES);
+            }
+            assertThat(Trees.inIndex(shared, root)).isEqualTo(Trees.onDisk(root));
+
+            ScanResult last = shared.scan(root);
+            assertThat(last.errors()).isEmpty();
+            assertThat(Trees.inIndex(shared, root)).isEqualTo(Trees.onDisk(root));
+            assertThat(RawSqlite.orphans(url(), "fsindex_")).isZero();
+        } finally {
+            pool.shutdownNow();
+            own.forEach(FsIndex::close);
+            shared.close();
+        }
+    }
+
+    private List<Future<?>> startScans(ExecutorService pool, Sharing sharing, FsIndex shared, List<FsIndex> own,
+                                       Path root, CountDownLatch start) {
+        List<Future<?>> scans = new ArrayList<>();
+        for (String r : SCAN_ROOTS) {
+            FsIndex index = sharing == Sharing.ONE_SHARED_INDEX ? shared : FsIndex.builder().jdbcUrl(url()).build();
+            if (index != shared) {
+                own.add(index);
+            }
+            scans.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < SCANS_PER_ROOT; i++) {
+                    ScanResult result = index.scan(root.resolve(r));
+                    assertThat(result.errors()).as("scan of /%s", r).isEmpty();
+                }
+                return null;
+            }));
+        }
+        return scans;
+    }
+
+    /**
+     * The same guarantee across processes, where no Java lock can help: three JVMs (each its own connections and
+     * SQLite locks) create the schema and scan overlapping subtrees of one tree into one file at the same moment,
+     * while this JVM changes the tree.
+     */
+    @Test
+    void overlappingScansFromSeveralProcessesIntoOneFile() throws Exception {
+        Path root = tree();
+        Properties p = new Properties();
+        p.setProperty("fsindex.url", url());
+        ChildJvm children = new ChildJvm(tmp, p);
+        try {
+            children.start("full", root, SCANS_PER_ROOT);
+            children.start("a", root.resolve("a"), SCANS_PER_ROOT);
+            children.start("a-b", root.resolve("a/b"), SCANS_PER_ROOT);
+            children.releaseWhenAllReady();
+
+            TreeChurn churn = new TreeChurn(root, List.of("", "a", "a/b"));
+            while (children.anyAlive()) {
+                churn.step();
+                LockSupport.parkNanos(1_000_000);
+            }
+            children.assertAllSucceed();
+        } finally {
+            children.destroyAll();
+        }
+
+        try (FsIndex index = FsIndex.builder().jdbcUrl(url()).build()) {
+            assertThat(RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_scans WHERE state = 'COMPLETED'"))
+                    .isEqualTo(3 * SCANS_PER_ROOT);
+            index.scan(root);
+            assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+            assertThat(RawSqlite.orphans(url(), "fsindex_")).isZero();
+        }
+    }
+
+    /**
+     * Why BEGIN IMMEDIATE: with a deferred transaction (JDBC's setAutoCommit(false), the Dialect default) two
+     * connections that both read and then write fail with SQLITE_BUSY at once, busy timeout or not, because neither
+     * can get the write lock without the other giving up its snapshot. Only a retry of the whole transaction helps.
+     */
+    @Test
+    void deferredReadThenWriteTransactionsFailWithBusyThatNoWaitingCures() throws Exception {
+        SqliteDialect dialect = new SqliteDialect();
+        DataSource ds = dialect.openDataSource(url(), null, null);
+        try (Connection a = ds.getConnection(); Connection b = ds.getConnection()) {
+            createCounter(a);
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            int seenByA = readCounter(a);
+            int seenByB = readCounter(b);
+            writeCounter(a, seenByA + 1);
+            assertThatThrownBy(() -> writeCounter(b, seenByB + 1))
+                    .isInstanceOfSatisfying(SQLiteException.class, e ->
+                            assertThat(e.getResultCode().name()).startsWith("SQLITE_BUSY"));
+            a.commit();
+            b.rollback();
+        }
+    }
+
+    /**
+     * SqliteDialect.begin takes the write lock before the transaction reads anything: a second writer waits in BEGIN
+     * (SQLite's busy handler, observed here) instead of reading a snapshot it can never write from, then reads the
+     * first writer's result. The same interleaving with a deferred begin fails as in the test above.
+     */
+    @Test
+    void beginImmediateMakesTheSecondWriterWaitAtBeginInsteadOfFailingLater() throws Exception {
+        SqliteDialect dialect = new SqliteDialect();
+        DataSource ds = dialect.openDataSource(url(), null, null);
+        try (Connection a = ds.getConnection(); Connection b = ds.getConnection()) {
+            dialect.prepare(a);
+            dialect.prepare(b);
+            createCounter(a);
+            CountDownLatch bIsWaiting = new CountDownLatch(1);
+            CountDownLatch bWaitsOrIsDone = new CountDownLatch(1);
+            BusyHandler.setHandler(b, new BusyHandler() {
+                @Override
+                protected int callback(int previousCalls) {
+                    bIsWaiting.countDown();
+                    bWaitsOrIsDone.countDown();
+                    LockSupport.parkNanos(2_000_000);
+                    return previousCalls < 60_000 ? 1 : 0;
+                }
+            });
+
+            dialect.begin(a);
+            int seenByA = readCounter(a);
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            try {
+                Future<Integer> bSaw = other.submit(() -> {
+                    try {
+                        dialect.begin(b);
+                        int seen = readCounter(b);
+                        writeCounter(b, seen + 1);
+                        dialect.commit(b);
+                        return seen;
+                    } finally {
+                        bWaitsOrIsDone.countDown();
+                    }
+                });
+                bWaitsOrIsDone.await(1, TimeUnit.MINUTES);
+                assertThat(bIsWaiting.getCount()).as("b waits for the lock inside BEGIN").isZero();
+                writeCounter(a, seenByA + 1);
+                dialect.commit(a);
+
+                assertThat(bSaw.get(1, TimeUnit.MINUTES)).as("b read after a committed").isEqualTo(1);
+                assertThat(readCounter(a)).isEqualTo(2);
+            } finally {
+                other.shutdownNow();
+            }
+        }
+    }
+
+    /** A failed BEGIN IMMEDIATE leaves no transaction behind, and rollback then is harmless (Database.write's path). */
+    @Test
+    void aBusyBeginLeavesTheConnectionUsable() throws Exception {
+        SqliteDialect dialect = new SqliteDialect();
+        DataSource ds = dialect.openDataSource(url(), null, null);
+        try (Connection holder = ds.getConnection(); Connection waiter = ds.getConnection()) {
+            dialect.prepare(holder);
+            dialect.prepare(waiter);
+            createCounter(holder);
+            try (Statement s = waiter.createStatement()) {
+                s.execute("PRAGMA busy_timeout = 0");
+            }
+            dialect.begin(holder);
+            SQLException busy = assertThrows(SQLException.class, () -> dialect.begin(waiter));
+            assertThat(dialect.isRetryable(busy)).isTrue();
+            assertThat(((SQLiteException) busy).getResultCode()).isEqualTo(SQLiteErrorCode.SQLITE_BUSY);
+            dialect.rollback(waiter); // nothing to roll back: must not throw
+            dialect.rollback(holder);
+
+            dialect.begin(waiter);
+            writeCounter(waiter, 7);
+            dialect.commit(waiter);
+            assertThat(readCounter(holder)).isEqualTo(7);
+        }
+    }
+
+    /** Lock conflicts, in every extended form sqlite-jdbc reports them, are retried; nothing else is. */
+    @ParameterizedTest
+    @EnumSource(SQLiteErrorCode.class)
+    void onlyBusyAndLockedAreRetried(SQLiteErrorCode code) {
+        boolean lockConflict = code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED");
+        SqliteDialect dialect = new SqliteDialect();
+        assertThat(dialect.isRetryable(new SQLiteException("x", code))).as(code.name()).isEqualTo(lockConflict);
+        if (code.code >= 0) {
+            // The same code on a plain SQLException, as a wrapping driver or pool may rethrow it.
+            assertThat(dialect.isRetryable(new SQLException("x", "HY000", code.code)))
+                    .as("plain %s", code.name()).isEqualTo(lockConflict);
+        }
+    }
+
+    /**
+     * Scan ids come from getGeneratedKeys on the scan row's INSERT, which must return this connection's row even
+     * while other connections insert theirs: every session's id is distinct and names a row with its own root.
+     */
+    @Test
+    void scansStartedConcurrentlyGetTheIdOfTheirOwnScanRow() throws Exception {
+        Path root = tree();
+        List<String> roots = List.of("a", "a/b", "c", "a/side");
+        ExecutorService pool = Executors.newFixedThreadPool(roots.size());
+        List<FsIndex> indexes = new ArrayList<>();
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<List<long[]>>> started = new ArrayList<>();
+            for (int i = 0; i < roots.size(); i++) {
+                FsIndex index = FsIndex.builder().jdbcUrl(url()).build();
+                indexes.add(index);
+                int which = i;
+                started.add(pool.submit(() -> {
+                    start.await();
+                    List<long[]> ids = new ArrayList<>();
+                    for (int n = 0; n < 10; n++) {
+                        ScanSession s = index.startScan(root.resolve(roots.get(which)));
+                        ids.add(new long[] {s.scanId(), which});
+                        s.await();
+                    }
+                    return ids;
+                }));
+            }
+            start.countDown();
+            Set<Long> seen = new HashSet<>();
+            for (Future<List<long[]>> f : started) {
+                for (long[] idAndRoot : f.get(3, TimeUnit.MINUTES)) {
+                    assertThat(seen.add(idAndRoot[0])).as("scan id %d handed out twice", idAndRoot[0]).isTrue();
+                    assertThat(RawSqlite.queryString(url(), "SELECT root FROM fsindex_scans WHERE id = " + idAndRoot[0]))
+                            .isEqualTo(root.resolve(roots.get((int) idAndRoot[1])).toString());
+                }
+            }
+            assertThat(seen).hasSize(roots.size() * 10);
+        } finally {
+            pool.shutdownNow();
+            indexes.forEach(FsIndex::close);
+        }
+    }
+
+    private static void createCounter(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE counter (v INTEGER NOT NULL)");
+            s.execute("INSERT INTO counter (v) VALUES (0)");
+        }
+    }
+
+    private static int readCounter(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT v FROM counter")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static void writeCounter(Connection c, int value) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE counter SET v = " + value);
+        }
+    }
+}

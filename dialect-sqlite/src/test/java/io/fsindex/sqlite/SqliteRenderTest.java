@@ -1,0 +1,115 @@
+package io.fsindex.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fsindex.core.FsIndex;
+import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import org.jooq.DSLContext;
+import org.jooq.Query;
+import org.jooq.conf.ParamType;
+import org.jooq.conf.RenderQuotedNames;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The exact SQL of the protocol's statements as SQLite receives them, so a reviewer can read what runs. They are
+ * rendered as core renders them (same jOOQ settings as {@code Statements.context}); core then replaces each
+ * {@code :name} with {@code ?} (its {@code SqlTest} checks that this equals jOOQ's own positional rendering).
+ */
+class SqliteRenderTest {
+    private final Dialect dialect = new SqliteDialect();
+    private final FsTables t = new FsTables("fsindex_");
+    private final DSLContext ctx = DSL.using(dialect.sqlDialect(), new Settings()
+            .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
+            .withRenderNamedParamPrefix(":")
+            .withExecuteLogging(false));
+
+    @TempDir
+    Path tmp;
+
+    /**
+     * The insert happens only if the parent row exists and no newer scan has listed it; the update only if no newer
+     * scan wrote the row. In SQLite the DO UPDATE also needs the SELECT to produce its row, so the parent guard
+     * covers updates too.
+     */
+    @Test
+    void upsertChild() {
+        assertThat(named(dialect.upsertChild(t))).isEqualTo("insert into fsindex_files"
+                + " (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " select :parent, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                + " where exists (select 1 as one from fsindex_files as p where (p.id = :parent and p.listed_by <= :scan))"
+                + " on conflict (parent, name) do update set kind = :kind, size = :size, mtime = :mtime,"
+                + " link_target = :link, scan_id = :scan, stale = 0"
+                + " where fsindex_files.scan_id <= :scan");
+    }
+
+    /**
+     * A top-level row has a NULL parent, which UNIQUE (parent, name) does not catch; the conflict target names the
+     * partial unique index instead. "where 1 = 1" is there because SQLite would otherwise read ON CONFLICT as a join.
+     */
+    @Test
+    void upsertTopLevel() {
+        assertThat(named(dialect.upsertTopLevel(t))).isEqualTo("insert into fsindex_files"
+                + " (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " select null, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                + " where 1 = 1"
+                + " on conflict (name) where parent is null do update set kind = :kind, size = :size, mtime = :mtime,"
+                + " link_target = :link, scan_id = :scan, stale = 0"
+                + " where fsindex_files.scan_id <= :scan");
+    }
+
+    @Test
+    void claimDirectory() {
+        assertThat(named(dialect.claimDirectory(t))).isEqualTo("update fsindex_files set listed_by = :scan"
+                + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
+    }
+
+    @Test
+    void markChildrenStale() {
+        assertThat(named(dialect.markChildrenStale(t))).isEqualTo("update fsindex_files set stale = 1, scan_id = :scan"
+                + " where (parent = :dir and scan_id < :scan)");
+    }
+
+    @Test
+    void sweep() {
+        assertThat(named(dialect.sweep(t))).isEqualTo("delete from fsindex_files where (stale = 1 and scan_id = :scan)");
+    }
+
+    @Test
+    void theTablePrefixIsTheOnlyThingThatChangesWithIt() {
+        FsTables other = new FsTables("app_");
+        assertThat(named(dialect.sweep(other))).isEqualTo("delete from app_files where (stale = 1 and scan_id = :scan)");
+        assertThat(named(dialect.upsertChild(other)))
+                .isEqualTo(named(dialect.upsertChild(t)).replace("fsindex_files", "app_files"));
+    }
+
+    /** SQLite itself accepts every statement, with one placeholder per named parameter. */
+    @Test
+    void sqliteCompilesEveryStatementWithTheExpectedNumberOfParameters() throws Exception {
+        String url = "jdbc:sqlite:" + tmp.resolve("index.db");
+        FsIndex.builder().jdbcUrl(url).build().close();
+        try (Connection c = RawSqlite.connect(url)) {
+            for (Query q : new Query[] {dialect.upsertChild(t), dialect.upsertTopLevel(t), dialect.claimDirectory(t),
+                    dialect.markChildrenStale(t), dialect.sweep(t)}) {
+                String named = named(q);
+                String positional = ctx.renderContext().paramType(ParamType.INDEXED).visit(q).render();
+                assertThat(positional).isEqualTo(named.replaceAll(":[a-z]+", "?"));
+                try (PreparedStatement s = c.prepareStatement(positional)) {
+                    assertThat(s.getParameterMetaData().getParameterCount())
+                            .as(positional)
+                            .isEqualTo(named.split(":[a-z]+", -1).length - 1);
+                }
+            }
+        }
+    }
+
+    private String named(Query q) {
+        return ctx.renderNamedParams(q);
+    }
+}
