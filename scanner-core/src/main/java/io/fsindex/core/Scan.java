@@ -88,40 +88,44 @@ final class Scan {
      * deleted by a scan that did not see everything.
      */
     ScanResult run(FileSink sink) {
-        long start = System.nanoTime();
-        boolean completed = false;
         try {
-            Path abs = requested.toAbsolutePath().normalize();
-            Path root;
+            return walkAndSweep(sink);
+        } catch (RuntimeException | Error e) {
             try {
-                root = abs.toRealPath();
-            } catch (NoSuchFileException e) {
-                if (!options.removeMissingRoot()) {
-                    throw new ScanFailedException("scan root does not exist: " + abs + "; nothing was deleted", e);
-                }
-                ScanResult removed = removeMissingRoot(sink, abs, start);
-                completed = true;
-                return removed;
-            } catch (IOException e) {
-                throw new ScanFailedException("scan root cannot be read: " + abs + " (" + e + "); nothing was deleted",
-                        e);
-            }
-            listener.started(scanId, root);
-            FileSink.Applied top = begin(sink, root);
-            if (!top.subdirectories().isEmpty()) {
-                walk(sink, top.subdirectories().get(0));
-            }
-            long deleted = sink.finish(true);
-            completed = true;
-            ScanResult result = new ScanResult(scanId, root, added, updated, unchanged, deleted, skipped, errors,
-                    Duration.ofNanos(System.nanoTime() - start));
-            listener.finished(result);
-            return result;
-        } finally {
-            if (!completed) {
                 sink.finish(false);
+            } catch (RuntimeException cleanup) {
+                // The failure that stopped the scan is what the caller must see; the cleanup's comes along.
+                e.addSuppressed(cleanup);
             }
+            throw e;
         }
+    }
+
+    private ScanResult walkAndSweep(FileSink sink) {
+        long start = System.nanoTime();
+        Path abs = requested.toAbsolutePath().normalize();
+        Path root;
+        try {
+            root = abs.toRealPath();
+        } catch (NoSuchFileException e) {
+            if (!options.removeMissingRoot()) {
+                throw new ScanFailedException("scan root does not exist: " + abs + "; nothing was deleted", e);
+            }
+            return removeMissingRoot(sink, abs, start);
+        } catch (IOException e) {
+            throw new ScanFailedException("scan root cannot be read: " + abs + " (" + e + "); nothing was deleted",
+                    e);
+        }
+        listener.started(scanId, root);
+        FileSink.Applied top = begin(sink, root);
+        if (!top.subdirectories().isEmpty()) {
+            walk(sink, top.subdirectories().get(0));
+        }
+        long deleted = sink.finish(true);
+        ScanResult result = new ScanResult(scanId, root, added, updated, unchanged, deleted, skipped, errors,
+                Duration.ofNanos(System.nanoTime() - start));
+        listener.finished(result);
+        return result;
     }
 
     private FileSink.Applied begin(FileSink sink, Path root) {
