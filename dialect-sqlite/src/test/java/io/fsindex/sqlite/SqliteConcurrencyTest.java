@@ -35,8 +35,8 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * SQLite under concurrent scans from threads and processes: SQLITE_BUSY is absorbed (BEGIN IMMEDIATE, busy timeout,
- * retried transactions) and never reaches the caller, and the index still ends up equal to the tree.
+ * Why SQLite's settings absorb SQLITE_BUSY: BEGIN IMMEDIATE, the busy timeout and retried transactions. The scans
+ * from many threads and processes into one file run in {@link SqliteConcurrentScanTest}.
  */
 class SqliteConcurrencyTest {
     /** The scan roots: the whole tree and nested subtrees of it, so every scan overlaps at least one other. */
@@ -58,124 +58,6 @@ class SqliteConcurrencyTest {
 
     private String url() {
         return "jdbc:sqlite:" + tmp.resolve("index.db");
-    }
-
-    enum Sharing { OWN_INDEX_PER_THREAD, ONE_SHARED_INDEX }
-
-    /**
-     * Guards "Database.write retries busy errors, and SQLite write transactions BEGIN IMMEDIATE": without either,
-     * overlapping writers hit SQLITE_BUSY and a scan fails. Guards the sweep (cascade) and the listed_by gate too:
-     * after the tree stops changing, one more round of concurrent scans alone must make the index equal to the tree.
-     */
-    @ParameterizedTest
-    @EnumSource(Sharing.class)
-    void overlappingScansFromManyThreadsIntoOneFileWhileTheTreeChanges(Sharing sharing) throws Exception {
-        Path root = tree();
-        FsIndex shared = FsIndex.builder().jdbcUrl(url()).build();
-        ExecutorService pool = Executors.newFixedThreadPool(SCAN_ROOTS.size() + 1);
-        List<FsIndex> own = new ArrayList<>();
-        try {
-            TreeChurn churn = new TreeChurn(root, SCAN_ROOTS);
-            AtomicBoolean scanning = new AtomicBoolean(true);
-            CountDownLatch start = new CountDownLatch(1);
-            Future<?> churning = pool.submit(() -> {
-                start.await();
-                while (scanning.get()) {
-                    churn.step();
-                    LockSupport.parkNanos(200_000); // leave the two CPUs mostly to the scans
-                }
-                return null;
-            });
-
-            List<Future<?>> scans = startScans(pool, sharing, shared, own, root, start);
-            start.countDown();
-            for (Future<?> scan : scans) {
-                scan.get(3, TimeUnit.MINUTES); // an exception in any scan fails the test here
-            }
-            scanning.set(false);
-            churning.get();
-            assertThat(churn.steps()).as("the tree changed while scanning").isPositive();
-
-            // The tree is still now: one concurrent round of overlapping scans must settle every row.
-            CountDownLatch again = new CountDownLatch(1);
-            List<Future<?>> settle = new ArrayList<>();
-            for (String r : SCAN_ROOTS) {
-                settle.add(pool.submit(() -> {
-                    again.await();
-                    return shared.scan(root.resolve(r));
-                }));
-            }
-            again.countDown();
-            for (Future<?> scan : settle) {
-                scan.get(3, TimeUnit.MINUTES);
-            }
-            assertThat(Trees.inIndex(shared, root)).isEqualTo(Trees.onDisk(root));
-
-            ScanResult last = shared.scan(root);
-            assertThat(last.errors()).isEmpty();
-            assertThat(Trees.inIndex(shared, root)).isEqualTo(Trees.onDisk(root));
-            assertThat(RawSqlite.orphans(url(), "fsindex_")).isZero();
-        } finally {
-            pool.shutdownNow();
-            own.forEach(FsIndex::close);
-            shared.close();
-        }
-    }
-
-    private List<Future<?>> startScans(ExecutorService pool, Sharing sharing, FsIndex shared, List<FsIndex> own,
-                                       Path root, CountDownLatch start) {
-        List<Future<?>> scans = new ArrayList<>();
-        for (String r : SCAN_ROOTS) {
-            FsIndex index = sharing == Sharing.ONE_SHARED_INDEX ? shared : FsIndex.builder().jdbcUrl(url()).build();
-            if (index != shared) {
-                own.add(index);
-            }
-            scans.add(pool.submit(() -> {
-                start.await();
-                for (int i = 0; i < SCANS_PER_ROOT; i++) {
-                    ScanResult result = index.scan(root.resolve(r));
-                    assertThat(result.errors()).as("scan of /%s", r).isEmpty();
-                }
-                return null;
-            }));
-        }
-        return scans;
-    }
-
-    /**
-     * The same guarantee across processes, where no Java lock can help: three JVMs (each its own connections and
-     * SQLite locks) create the schema and scan overlapping subtrees of one tree into one file at the same moment,
-     * while this JVM changes the tree.
-     */
-    @Test
-    void overlappingScansFromSeveralProcessesIntoOneFile() throws Exception {
-        Path root = tree();
-        Properties p = new Properties();
-        p.setProperty("fsindex.url", url());
-        ChildJvm children = new ChildJvm(tmp, p);
-        try {
-            children.start("full", root, SCANS_PER_ROOT);
-            children.start("a", root.resolve("a"), SCANS_PER_ROOT);
-            children.start("a-b", root.resolve("a/b"), SCANS_PER_ROOT);
-            children.releaseWhenAllReady();
-
-            TreeChurn churn = new TreeChurn(root, List.of("", "a", "a/b"));
-            while (children.anyAlive()) {
-                churn.step();
-                LockSupport.parkNanos(1_000_000);
-            }
-            children.assertAllSucceed();
-        } finally {
-            children.destroyAll();
-        }
-
-        try (FsIndex index = FsIndex.builder().jdbcUrl(url()).build()) {
-            assertThat(RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_scans WHERE state = 'COMPLETED'"))
-                    .isEqualTo(3 * SCANS_PER_ROOT);
-            index.scan(root);
-            assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-            assertThat(RawSqlite.orphans(url(), "fsindex_")).isZero();
-        }
     }
 
     /**

@@ -7,6 +7,7 @@ import io.fsindex.api.FsIndexException;
 import io.fsindex.api.SchemaException;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.SchemaMode;
+import io.fsindex.testkit.ChildJvm;
 import io.fsindex.testkit.Trees;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
-package io.fsindex.sqlite;
+package io.fsindex.testkit;
 
-import io.fsindex.testkit.Trees;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,25 +15,25 @@ import java.util.List;
  * sizes and turns files into directories and back. It only ever touches entries below the given base directories,
  * never the bases themselves, so a scan rooted at a base never loses its root.
  */
-final class TreeChurn {
+public final class TreeChurn {
     private final Path root;
     private final List<String> bases;
     private final List<Deque<Path>> created = new ArrayList<>();
     private int step;
 
-    TreeChurn(Path root, List<String> bases) {
+    public TreeChurn(Path root, List<String> bases) {
         this.root = root;
         this.bases = bases;
         bases.forEach(b -> created.add(new ArrayDeque<>()));
     }
 
     /** The number of changes made so far. */
-    int steps() {
+    public int steps() {
         return step;
     }
 
     /** Makes one change; successive calls cycle through the bases and the kinds of change. */
-    void step() {
+    public void step() {
         int k = step++;
         int which = k % bases.size();
         Path base = root.resolve(bases.get(which));

@@ -1,4 +1,4 @@
-package io.fsindex.sqlite;
+package io.fsindex.testkit;
 
 import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
@@ -11,20 +11,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A separate JVM that opens an index from a properties file and scans one path several times, for the tests that
- * need real concurrent processes on one SQLite file.
+ * need real concurrent processes on one database.
  *
  * <p>Arguments: {@code <properties file> <barrier directory> <child name> <path to scan> <times>}. The child
  * announces itself with {@code <child name>.ready} in the barrier directory and waits for a file {@code go} there
  * before it opens the index, so all children create or migrate the schema and scan at the same moment. It exits
  * with 0 if everything succeeded and 1 (printing the exception) on any exception.
  */
-final class ScanChildProcess {
+public final class ScanChildProcess {
     /** The file whose appearance releases every waiting child. */
     static final String GO = "go";
 
     private ScanChildProcess() {
     }
 
+    /** Entry point for the child JVM; see the class documentation for arguments. */
     public static void main(String[] args) {
         try {
             Properties properties = new Properties();
@@ -39,7 +40,6 @@ final class ScanChildProcess {
             // Load fsindex, jOOQ and the driver before the barrier, so the children's work overlaps rather than their
             // class loading.
             Class.forName(FsIndex.class.getName());
-            Class.forName(SqliteDialect.class.getName());
             Files.createFile(barrier.resolve(name + ".ready"));
             awaitGo(barrier);
 

@@ -1,4 +1,4 @@
-package io.fsindex.sqlite;
+package io.fsindex.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * Child JVMs running {@link ScanChildProcess} against one database, started together through a file barrier.
  * The children use this JVM's java and class path.
  */
-final class ChildJvm {
+public final class ChildJvm {
     /** A guard against a wedged child hanging the build, not a speed limit. */
     private static final long EXIT_WAIT_MINUTES = 3;
 
@@ -25,7 +25,7 @@ final class ChildJvm {
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
 
-    ChildJvm(Path workDir, Properties fsindexProperties) throws IOException {
+    public ChildJvm(Path workDir, Properties fsindexProperties) throws IOException {
         this.barrier = Files.createDirectories(workDir.resolve("barrier"));
         this.properties = workDir.resolve("fsindex.properties");
         try (Writer w = Files.newBufferedWriter(properties)) {
@@ -34,7 +34,7 @@ final class ChildJvm {
     }
 
     /** Starts a child that will scan {@code root} {@code times} times once released (0: only open the index). */
-    void start(String name, Path root, int times) throws IOException {
+    public void start(String name, Path root, int times) throws IOException {
         Path log = barrier.getParent().resolve(name + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
@@ -48,7 +48,7 @@ final class ChildJvm {
     }
 
     /** Waits until every child is loaded and waiting, then lets them all go at once. */
-    void releaseWhenAllReady() throws IOException, InterruptedException {
+    public void releaseWhenAllReady() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(EXIT_WAIT_MINUTES);
         for (int i = 0; i < names.size(); i++) {
             while (!Files.exists(barrier.resolve(names.get(i) + ".ready"))) {
@@ -66,12 +66,12 @@ final class ChildJvm {
     }
 
     /** True while any child is still running. */
-    boolean anyAlive() {
+    public boolean anyAlive() {
         return processes.stream().anyMatch(Process::isAlive);
     }
 
     /** Waits for every child and asserts each exited with 0, showing a failed child's output. */
-    void assertAllSucceed() throws IOException, InterruptedException {
+    public void assertAllSucceed() throws IOException, InterruptedException {
         for (int i = 0; i < processes.size(); i++) {
             Process p = processes.get(i);
             if (!p.waitFor(EXIT_WAIT_MINUTES, TimeUnit.MINUTES)) {
@@ -85,7 +85,7 @@ final class ChildJvm {
     }
 
     /** Kills children still running, e.g. after a failed assertion. */
-    void destroyAll() {
+    public void destroyAll() {
         processes.forEach(Process::destroyForcibly);
     }
 }

@@ -1,0 +1,38 @@
+package io.fsindex.testkit;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Plain JDBC on a test database, bypassing fsindex, to look at what fsindex left in its tables. */
+public final class RawIndex {
+    private final TestDatabase database;
+    private final String prefix;
+
+    public RawIndex(TestDatabase database, String prefix) {
+        this.database = database;
+        this.prefix = prefix;
+    }
+
+    /** The first column of the first row of {@code sql}, with {@code ${prefix}} replaced; 0 if there is no row. */
+    public long queryLong(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql.replace("${prefix}", prefix))) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    /** Rows whose parent row is gone or is not a directory: what a sweep leaves behind if the cascade did not run. */
+    public long orphans() throws SQLException {
+        return queryLong("SELECT COUNT(*) FROM ${prefix}files c WHERE c.parent IS NOT NULL AND NOT EXISTS"
+                + " (SELECT 1 FROM ${prefix}files p WHERE p.id = c.parent AND p.kind = 'DIRECTORY')");
+    }
+
+    /** Rows still marked stale. */
+    public long staleRows() throws SQLException {
+        return queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE stale = 1");
+    }
+}
