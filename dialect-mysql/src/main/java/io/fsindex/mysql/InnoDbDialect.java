@@ -55,7 +55,9 @@ import org.jooq.impl.DSL;
  *   <li><b>Retries.</b> Deadlocks (1213), lock wait timeouts (1205) and SQLState 40001 are retried from the start
  *   of the transaction.
  * </ul>
- * Connections must use the utf8mb4 character set, which both drivers do by default.
+ * Connections must use the utf8mb4 character set, which both drivers do by default. On an application's own data
+ * source, the sweep can delete subtrees only as deep as the server's recursion limit ({@code cte_max_recursion_depth}
+ * on MySQL, {@code max_recursive_iterations} on MariaDB, 1000 by default) unless that is raised.
  */
 abstract class InnoDbDialect implements Dialect {
     /** ER_LOCK_DEADLOCK: InnoDB rolled the whole transaction back to break a deadlock. */
@@ -64,12 +66,20 @@ abstract class InnoDbDialect implements Dialect {
     static final int LOCK_WAIT_TIMEOUT = 1205;
     /** Connections the pool fsindex opens may hold at once: one per running scan, plus readers. */
     static final int MAX_POOL_SIZE = 32;
+    /** How deep a directory tree the sweep may walk on the pool fsindex opens (a path is at most 4096 bytes). */
+    static final int MAX_TREE_DEPTH = 4096;
 
     /** The fragment of a JDBC URL this dialect serves, e.g. {@code ":mysql:"}. */
     abstract String urlMarker();
 
     /** The JDBC driver class for the pool fsindex opens. */
     abstract String driverClassName();
+
+    /**
+     * The session variable that caps a recursive query's depth (1000 by default on both engines): the sweep walks
+     * deleted subtrees with one, so the pool fsindex opens raises it to {@link #MAX_TREE_DEPTH}.
+     */
+    abstract String recursionLimitVariable();
 
     /** Driver properties for the pool fsindex opens, beyond those both drivers get. */
     Map<String, String> extraDriverProperties() {
@@ -96,6 +106,7 @@ abstract class InnoDbDialect implements Dialect {
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         // 0 for an upsert that changed nothing, so SqlFileSink can tell a row a newer scan owns ("skipped").
         config.addDataSourceProperty("useAffectedRows", "true");
+        config.addDataSourceProperty("sessionVariables", recursionLimitVariable() + "=" + MAX_TREE_DEPTH);
         extraDriverProperties().forEach(config::addDataSourceProperty);
         return new HikariDataSource(config);
     }
@@ -173,7 +184,9 @@ abstract class InnoDbDialect implements Dialect {
                 .set(t.mtime, when(ours, mtime).otherwise(current(t, t.mtime)))
                 .set(t.linkTarget, when(ours, link).otherwise(current(t, t.linkTarget)))
                 .set(t.stale, when(ours, inline(0)).otherwise(current(t, t.stale)))
-                // Last: MySQL assigns left to right, and every condition above must read the row's original scan_id.
+                // Last, so every condition above reads the row's original scan_id: MySQL assigns left to right and
+                // a later expression sees an earlier column's new value. (Setting scan_id to :scan keeps the
+                // condition true, so any order happens to work; this one does not rely on that.)
                 .set(t.scanId, when(ours, scan).otherwise(current(t, t.scanId)));
     }
 

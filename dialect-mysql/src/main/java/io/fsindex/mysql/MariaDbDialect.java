@@ -29,4 +29,9 @@ public final class MariaDbDialect extends InnoDbDialect {
     String driverClassName() {
         return "org.mariadb.jdbc.Driver";
     }
+
+    @Override
+    String recursionLimitVariable() {
+        return "max_recursive_iterations";
+    }
 }

@@ -31,13 +31,14 @@ public final class MySqlDialect extends InnoDbDialect {
         return "com.mysql.cj.jdbc.Driver";
     }
 
-    /**
-     * Connector/J remembers the isolation level and autocommit it set instead of asking the server on every borrow;
-     * and the sweep's recursive walk may go as deep as a directory tree does (MySQL stops at 1000 levels by default;
-     * MariaDB has no such limit).
-     */
+    @Override
+    String recursionLimitVariable() {
+        return "cte_max_recursion_depth";
+    }
+
+    /** Connector/J then remembers the isolation level and autocommit it set instead of asking on every borrow. */
     @Override
     Map<String, String> extraDriverProperties() {
-        return Map.of("useLocalSessionState", "true", "sessionVariables", "cte_max_recursion_depth=100000");
+        return Map.of("useLocalSessionState", "true");
     }
 }
