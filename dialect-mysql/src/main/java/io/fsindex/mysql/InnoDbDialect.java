@@ -1,0 +1,197 @@
+package io.fsindex.mysql;
+
+import static org.jooq.impl.DSL.exists;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.noCondition;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.table;
+import static org.jooq.impl.DSL.when;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Query;
+import org.jooq.Record1;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * What MySQL and MariaDB share: both run fsindex on InnoDB with the same schema script and the same statements; the
+ * two subclasses differ only in names, driver and jOOQ dialect.
+ *
+ * <ul>
+ *   <li><b>Isolation.</b> Every connection runs at READ COMMITTED ({@link #prepare}). At InnoDB's default, REPEATABLE
+ *   READ, a plain SELECT reads the snapshot taken at the transaction's first read, so reading a row back after an
+ *   upsert that changed nothing (because another scan had just committed a newer version) would miss that row.
+ *   <li><b>The parent guard locks.</b> At READ COMMITTED the SELECT of an {@code INSERT ... SELECT} is a non-locking
+ *   read: it would see a parent's last committed {@code listed_by} while a newer scan's claim of that parent is still
+ *   uncommitted, and an older scan could then insert a child the newer scan never marks stale. The guard therefore
+ *   reads the parent row with a shared lock ({@code FOR SHARE} on MySQL, {@code LOCK IN SHARE MODE} on MariaDB): it
+ *   waits for the claim to commit and then sees it, and a claim that comes later waits for the insert to commit and
+ *   then marks the new row stale. At READ COMMITTED that read locks only an existing parent row and never a gap, so
+ *   it cannot set up the gap-lock deadlock of a check-then-insert ({@code SELECT ... FOR UPDATE} on a missing row).
+ *   <li><b>Upserts</b> are {@code INSERT ... SELECT ... ON DUPLICATE KEY UPDATE} with each assignment guarded by
+ *   {@code CASE WHEN scan_id <= :scan}; {@code scan_id} is assigned last because MySQL evaluates assignments left
+ *   to right and later ones see the new values of earlier ones.
+ *   <li><b>Affected rows.</b> fsindex counts a row an upsert left alone as "skipped". MySQL reports 0 for it only
+ *   with {@code useAffectedRows=true}, which the data source fsindex opens sets; the drivers' default counts it as
+ *   found (1). With an application's own data source, set {@code useAffectedRows=true} on it too, or the scan
+ *   statistics count such rows as unchanged (the index itself is right either way).
+ *   <li><b>Sweep.</b> InnoDB cascades deletes at most 15 levels deep (error 3008 on MySQL, 1296/193 on MariaDB), so
+ *   the sweep deletes the whole subtree itself, deepest rows first: a child's id is always larger than its parent's
+ *   (it is inserted only once the parent exists, and ids only grow), so {@code ORDER BY id DESC} leaves every
+ *   cascade with nothing to do.
+ *   <li><b>Retries.</b> Deadlocks (1213), lock wait timeouts (1205) and SQLState 40001 are retried from the start
+ *   of the transaction.
+ * </ul>
+ * Connections must use the utf8mb4 character set, which both drivers do by default. On an application's own data
+ * source, the sweep can delete subtrees only as deep as the server's recursion limit ({@code cte_max_recursion_depth}
+ * on MySQL, {@code max_recursive_iterations} on MariaDB, 1000 by default) unless that is raised.
+ */
+abstract class InnoDbDialect implements Dialect {
+    /** ER_LOCK_DEADLOCK: InnoDB rolled the whole transaction back to break a deadlock. */
+    static final int DEADLOCK = 1213;
+    /** ER_LOCK_WAIT_TIMEOUT: a lock wait exceeded innodb_lock_wait_timeout. */
+    static final int LOCK_WAIT_TIMEOUT = 1205;
+    /** Connections the pool fsindex opens may hold at once: one per running scan, plus readers. */
+    static final int MAX_POOL_SIZE = 32;
+    /** How deep a directory tree the sweep may walk on the pool fsindex opens (a path is at most 4096 bytes). */
+    static final int MAX_TREE_DEPTH = 4096;
+
+    /** The fragment of a JDBC URL this dialect serves, e.g. {@code ":mysql:"}. */
+    abstract String urlMarker();
+
+    /** The JDBC driver class for the pool fsindex opens. */
+    abstract String driverClassName();
+
+    /**
+     * The session variable that caps a recursive query's depth (1000 by default on both engines): the sweep walks
+     * deleted subtrees with one, so the pool fsindex opens raises it to {@link #MAX_TREE_DEPTH}.
+     */
+    abstract String recursionLimitVariable();
+
+    /** Driver properties for the pool fsindex opens, beyond those both drivers get. */
+    Map<String, String> extraDriverProperties() {
+        return Map.of();
+    }
+
+    @Override
+    public boolean handlesJdbcUrl(String jdbcUrl) {
+        return jdbcUrl != null && jdbcUrl.contains(urlMarker());
+    }
+
+    /** A HikariCP pool (closed by {@code FsIndex.close()}) at READ COMMITTED, reporting changed rows. */
+    @Override
+    public DataSource openDataSource(String jdbcUrl, String user, String password) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("fsindex-" + name());
+        config.setJdbcUrl(jdbcUrl);
+        config.setDriverClassName(driverClassName());
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(MAX_POOL_SIZE);
+        config.setMinimumIdle(1);
+        config.setAutoCommit(true);
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        // 0 for an upsert that changed nothing, so SqlFileSink can tell a row a newer scan owns ("skipped").
+        config.addDataSourceProperty("useAffectedRows", "true");
+        config.addDataSourceProperty("sessionVariables", recursionLimitVariable() + "=" + MAX_TREE_DEPTH);
+        extraDriverProperties().forEach(config::addDataSourceProperty);
+        return new HikariDataSource(config);
+    }
+
+    /** Sets READ COMMITTED and autocommit, also on connections from an application's own data source. */
+    @Override
+    public void prepare(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.setAutoCommit(true);
+        }
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+    }
+
+    @Override
+    public boolean isRetryable(SQLException e) {
+        return e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT
+                || "40001".equals(e.getSQLState());
+    }
+
+    @Override
+    public Query upsertChild(FsTables t) {
+        Field<Long> parent = param("parent", Long.class);
+        Field<Long> scan = param("scan", Long.class);
+        Table<?> p = t.files.as("p");
+        Condition parentStillListable = exists(selectOne().from(p)
+                .where(field(DSL.name("p", t.id.getName()), Long.class).eq(parent))
+                .and(field(DSL.name("p", t.listedBy.getName()), Long.class).le(scan))
+                .forShare());
+        return upsert(t, parent, parentStillListable);
+    }
+
+    @Override
+    public Query upsertTopLevel(FsTables t) {
+        return upsert(t, inline(null, Long.class), noCondition());
+    }
+
+    /**
+     * Deletes the rows scan {@code :scan} marked stale and every row below them, deepest first (see the class
+     * comment: InnoDB's cascade stops at 15 levels).
+     */
+    @Override
+    public Query sweep(FsTables t) {
+        Table<?> f = t.files.as("f");
+        Table<?> gone = table(DSL.name("gone"));
+        Field<Long> goneId = field(DSL.name("gone", "id"), Long.class);
+        CommonTableExpression<Record1<Long>> subtree = DSL.name("gone").fields("id").as(
+                select(t.id).from(t.files).where(t.stale.eq(inline(1))).and(t.scanId.eq(param("scan", Long.class)))
+                        .unionAll(select(field(DSL.name("f", "id"), Long.class)).from(f)
+                                .join(gone).on(field(DSL.name("f", "parent"), Long.class).eq(goneId))));
+        // The derived table makes the server materialise the ids before deleting from the table they come from.
+        Table<?> doomed = DSL.withRecursive(subtree).select(goneId).from(gone).asTable("doomed");
+        return DSL.deleteFrom(t.files)
+                .where(t.id.in(select(field(DSL.name("doomed", "id"), Long.class)).from(doomed)))
+                .orderBy(t.id.desc());
+    }
+
+    /**
+     * Inserts the entry if {@code guard} holds, or else updates the existing row where no newer scan wrote it; each
+     * assignment keeps the old value when a newer scan did.
+     */
+    private static Query upsert(FsTables t, Field<Long> parent, Condition guard) {
+        Field<Long> scan = param("scan", Long.class);
+        Field<String> kind = param("kind", String.class);
+        Field<Long> size = param("size", Long.class);
+        Field<Long> mtime = param("mtime", Long.class);
+        Field<String> link = param("link", String.class);
+        Condition ours = current(t, t.scanId).le(scan);
+        return DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.scanId, t.stale,
+                        t.listedBy)
+                .select(select(parent, param("name", String.class), kind, size, mtime, link, scan, inline(0),
+                        inline(0L)).where(guard))
+                .onDuplicateKeyUpdate()
+                .set(t.kind, when(ours, kind).otherwise(current(t, t.kind)))
+                .set(t.size, when(ours, size).otherwise(current(t, t.size)))
+                .set(t.mtime, when(ours, mtime).otherwise(current(t, t.mtime)))
+                .set(t.linkTarget, when(ours, link).otherwise(current(t, t.linkTarget)))
+                .set(t.stale, when(ours, inline(0)).otherwise(current(t, t.stale)))
+                // Last, so every condition above reads the row's original scan_id: MySQL assigns left to right and
+                // a later expression sees an earlier column's new value. (Setting scan_id to :scan keeps the
+                // condition true, so any order happens to work; this one does not rely on that.)
+                .set(t.scanId, when(ours, scan).otherwise(current(t, t.scanId)));
+    }
+
+    /** The existing row's column, qualified with the table name so it cannot mean the inserted value. */
+    private static <T> Field<T> current(FsTables t, Field<T> column) {
+        return field(DSL.name(t.filesName(), column.getName()), column.getType());
+    }
+}

@@ -1,0 +1,66 @@
+package io.fsindex.mysql;
+
+import static io.fsindex.mysql.Rendered.TABLES;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The exact SQL MySQL receives for each statement a dialect may override. jOOQ wraps MySQL's INSERT ... SELECT in a
+ * derived table named {@code excluded} (with a column list: MySQL 8.0.19+); what matters is visible here: the guard
+ * reads the parent {@code for share}, every assignment's CASE reads the row's original {@code scan_id} because
+ * {@code scan_id} is assigned last, and the sweep deletes deepest rows first.
+ */
+class MySqlRenderTest {
+    private final MySqlDialect dialect = new MySqlDialect();
+    private final Rendered r = new Rendered(dialect);
+
+    private static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
+            + " kind = case when fsindex_files.scan_id <= :scan then :kind else fsindex_files.kind end,"
+            + " size = case when fsindex_files.scan_id <= :scan then :size else fsindex_files.size end,"
+            + " mtime = case when fsindex_files.scan_id <= :scan then :mtime else fsindex_files.mtime end,"
+            + " link_target = case when fsindex_files.scan_id <= :scan then :link else fsindex_files.link_target end,"
+            + " stale = case when fsindex_files.scan_id <= :scan then 0 else fsindex_files.stale end,"
+            + " scan_id = case when fsindex_files.scan_id <= :scan then :scan else fsindex_files.scan_id end";
+
+    @Test
+    void upsertChildLocksTheParentItChecksAndAssignsScanIdLast() {
+        assertThat(r.sql(dialect.upsertChild(TABLES))).isEqualTo(
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " select excluded.parent, excluded.name, excluded.kind, excluded.size, excluded.mtime,"
+                + " excluded.link_target, excluded.scan_id, excluded.stale, excluded.listed_by"
+                + " from (select :parent, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                + " where exists (select 1 as one from fsindex_files as p"
+                + " where (p.id = :parent and p.listed_by <= :scan) for share))"
+                + " as excluded (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + UPDATE_UNLESS_NEWER);
+    }
+
+    @Test
+    void upsertTopLevelConflictsOnTheTopLevelNameKey() {
+        assertThat(r.sql(dialect.upsertTopLevel(TABLES))).isEqualTo(
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " select excluded.parent, excluded.name, excluded.kind, excluded.size, excluded.mtime,"
+                + " excluded.link_target, excluded.scan_id, excluded.stale, excluded.listed_by"
+                + " from (select null, :name, :kind, :size, :mtime, :link, :scan, 0, 0)"
+                + " as excluded (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + UPDATE_UNLESS_NEWER);
+    }
+
+    @Test
+    void claimAndStaleMarkAreTheSharedStatements() {
+        assertThat(r.sql(dialect.claimDirectory(TABLES))).isEqualTo("update fsindex_files set listed_by = :scan"
+                + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
+        assertThat(r.sql(dialect.markChildrenStale(TABLES))).isEqualTo("update fsindex_files set stale = 1,"
+                + " scan_id = :scan where (parent = :dir and scan_id < :scan)");
+    }
+
+    @Test
+    void sweepDeletesWholeSubtreesDeepestFirst() {
+        assertThat(r.sql(dialect.sweep(TABLES))).isEqualTo("delete from fsindex_files where id in"
+                + " (select doomed.id from (with recursive gone(id) as"
+                + " (select id from fsindex_files where (stale = 1 and scan_id = :scan)"
+                + " union all select f.id from fsindex_files as f join gone on f.parent = gone.id)"
+                + " select gone.id from gone) as doomed) order by id desc");
+    }
+}

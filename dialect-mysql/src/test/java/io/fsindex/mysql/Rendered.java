@@ -1,0 +1,28 @@
+package io.fsindex.mysql;
+
+import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import org.jooq.DSLContext;
+import org.jooq.Query;
+import org.jooq.conf.RenderQuotedNames;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+
+/** Renders a dialect's statements exactly as fsindex does (core's Statements.context), for the render tests. */
+final class Rendered {
+    private final DSLContext ctx;
+
+    Rendered(Dialect dialect) {
+        System.setProperty("org.jooq.no-logo", "true");
+        System.setProperty("org.jooq.no-tips", "true");
+        ctx = DSL.using(dialect.sqlDialect(), new Settings()
+                .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
+                .withRenderNamedParamPrefix(":"));
+    }
+
+    String sql(Query query) {
+        return ctx.renderNamedParams(query);
+    }
+
+    static final FsTables TABLES = new FsTables("fsindex_");
+}
