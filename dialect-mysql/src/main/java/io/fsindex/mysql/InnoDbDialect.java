@@ -149,15 +149,10 @@ abstract class InnoDbDialect implements Dialect {
      */
     @Override
     public Query sweep(FsTables t) {
-        Table<?> f = t.files.as("f");
         Table<?> gone = table(DSL.name("gone"));
         Field<Long> goneId = field(DSL.name("gone", "id"), Long.class);
-        CommonTableExpression<Record1<Long>> subtree = DSL.name("gone").fields("id").as(
-                select(t.id).from(t.files).where(t.stale.eq(inline(1))).and(t.scanId.eq(param("scan", Long.class)))
-                        .unionAll(select(field(DSL.name("f", "id"), Long.class)).from(f)
-                                .join(gone).on(field(DSL.name("f", "parent"), Long.class).eq(goneId))));
         // The derived table makes the server materialise the ids before deleting from the table they come from.
-        Table<?> doomed = DSL.withRecursive(subtree).select(goneId).from(gone).asTable("doomed");
+        Table<?> doomed = DSL.withRecursive(t.staleSubtrees()).select(goneId).from(gone).asTable("doomed");
         return DSL.deleteFrom(t.files)
                 .where(t.id.in(select(field(DSL.name("doomed", "id"), Long.class)).from(doomed)))
                 .orderBy(t.id.desc());

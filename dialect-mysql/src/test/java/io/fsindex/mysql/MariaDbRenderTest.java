@@ -50,9 +50,9 @@ class MariaDbRenderTest {
     @Test
     void sweepDeletesWholeSubtreesDeepestFirst() {
         assertThat(r.sql(dialect.sweep(TABLES))).isEqualTo("delete from fsindex_files where id in"
-                + " (select doomed.id from (with recursive gone(id) as"
-                + " (select id from fsindex_files where (stale = 1 and scan_id = :scan)"
-                + " union all select f.id from fsindex_files as f join gone on f.parent = gone.id)"
+                + " (select doomed.id from (with recursive gone(id, depth) as"
+                + " (select id, 0 from fsindex_files where (stale = 1 and scan_id = :scan)"
+                + " union all select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
                 + " select gone.id from gone) as doomed) order by id desc");
     }
 }

@@ -151,6 +151,12 @@ public final class SqliteDialect implements Dialect {
         }
     }
 
+    /** SQLite runs a cascade like a trigger, and stops nesting those at 1000 levels (SQLITE_MAX_TRIGGER_DEPTH). */
+    @Override
+    public int maxCascadeDepth() {
+        return 500;
+    }
+
     @Override
     public boolean isRetryable(SQLException e) {
         if (e instanceof SQLiteException s) {

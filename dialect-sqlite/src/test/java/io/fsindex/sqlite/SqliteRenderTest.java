@@ -81,6 +81,17 @@ class SqliteRenderTest {
         assertThat(named(dialect.sweep(t))).isEqualTo("delete from fsindex_files where (stale = 1 and scan_id = :scan)");
     }
 
+    /** Only for subtrees deeper than SQLite's cascade can go: cuts them into bands, deepest first. */
+    @Test
+    void sweepBelow() {
+        assertThat(named(dialect.sweepBelow(t))).isEqualTo("delete from fsindex_files where id in"
+                + " (select deep.id from (with recursive gone(id, depth) as"
+                + " (select id, 0 from fsindex_files where (stale = 1 and scan_id = :scan)"
+                + " union all select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
+                + " select gone.id from gone where gone.depth > :depth) as deep)");
+        assertThat(dialect.maxCascadeDepth()).isLessThan(1000);
+    }
+
     @Test
     void theTablePrefixIsTheOnlyThingThatChangesWithIt() {
         FsTables other = new FsTables("app_");
@@ -96,7 +107,7 @@ class SqliteRenderTest {
         FsIndex.builder().jdbcUrl(url).build().close();
         try (Connection c = RawSqlite.connect(url)) {
             for (Query q : new Query[] {dialect.upsertChild(t), dialect.upsertTopLevel(t), dialect.claimDirectory(t),
-                    dialect.markChildrenStale(t), dialect.sweep(t)}) {
+                    dialect.markChildrenStale(t), dialect.sweep(t), dialect.sweepBelow(t)}) {
                 String named = named(q);
                 String positional = ctx.renderContext().paramType(ParamType.INDEXED).visit(q).render();
                 assertThat(positional).isEqualTo(named.replaceAll(":[a-z]+", "?"));

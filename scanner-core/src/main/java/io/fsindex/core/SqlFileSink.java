@@ -269,10 +269,20 @@ final class SqlFileSink implements FileSink {
                 return 0L;
             }
             long gone;
+            int depth;
             try (Sql.Bound q = st.countSweep.prepare(c)) {
                 q.set("scan", scan);
                 try (ResultSet rs = q.statement.executeQuery()) {
-                    gone = rs.next() ? rs.getLong(1) : 0;
+                    rs.next();
+                    gone = rs.getLong(1);
+                    depth = rs.getInt(2);
+                }
+            }
+            // Cut a subtree deeper than the engine's cascade can go into bands, deepest first.
+            int band = db.dialect.maxCascadeDepth();
+            for (int below = depth - band; below > 0; below -= band) {
+                try (Sql.Bound q = st.sweepBelow.prepare(c)) {
+                    q.set("scan", scan).set("depth", below).statement.executeUpdate();
                 }
             }
             try (Sql.Bound q = st.sweep.prepare(c)) {

@@ -1,6 +1,5 @@
 package io.fsindex.core;
 
-import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
@@ -10,10 +9,8 @@ import static org.jooq.impl.DSL.table;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
-import org.jooq.CommonTableExpression;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Record1;
 import org.jooq.Table;
 import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
@@ -36,6 +33,7 @@ final class Statements {
     final Sql markChildrenStale;
     final Sql sweep;
     final Sql countSweep;
+    final Sql sweepBelow;
     final Sql selectChildren;
     final Sql selectChild;
     final Sql selectTopLevel;
@@ -56,14 +54,12 @@ final class Statements {
         markChildrenStale = Sql.render(ctx, dialect.markChildrenStale(t));
         sweep = Sql.render(ctx, dialect.sweep(t));
 
-        Table<?> gone = table(name("gone"));
         Field<Long> goneId = field(name("gone", "id"), Long.class);
-        Table<?> f = t.files.as("f");
-        CommonTableExpression<Record1<Long>> cte = name("gone").fields("id").as(
-                select(t.id).from(t.files).where(t.stale.eq(inline(1))).and(t.scanId.eq(scan))
-                        .union(select(field(name("f", "id"), Long.class)).from(f)
-                                .join(gone).on(field(name("f", "parent"), Long.class).eq(goneId))));
-        countSweep = Sql.render(ctx, ctx.withRecursive(cte).select(count()).from(gone));
+        Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
+        countSweep = Sql.render(ctx, ctx.withRecursive(t.staleSubtrees())
+                .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
+                .from(table(name("gone"))));
+        sweepBelow = Sql.render(ctx, dialect.sweepBelow(t));
 
         selectChildren = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("dir", Long.class))));
         selectChild = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("parent", Long.class)))

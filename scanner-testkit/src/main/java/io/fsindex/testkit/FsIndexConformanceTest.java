@@ -237,6 +237,25 @@ public abstract class FsIndexConformanceTest {
     }
 
     @Test
+    void aVeryDeepSubtreeIsRecordedAndSweptWhole() throws IOException {
+        // 1,100 levels: deeper than SQLite's trigger depth (1000) and InnoDB's cascade depth (15), which a sweep
+        // relying on ON DELETE CASCADE alone would hit. A path stays under Linux's 4096-byte limit.
+        Path root = tree("keep.txt");
+        Path deepest = root.resolve("d/".repeat(1100));
+        Files.createDirectories(deepest);
+        Files.writeString(deepest.resolve("bottom.txt"), "x");
+        FsIndex index = openIndex();
+        assertThat(index.scan(root).added()).isGreaterThanOrEqualTo(1102);
+        assertThat(index.lookup(deepest.resolve("bottom.txt"))).isPresent();
+
+        Trees.delete(root.resolve("d"));
+        ScanResult r = index.scan(root);
+
+        assertThat(r.deleted()).isEqualTo(1101);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    @Test
     void idsAreNeverReusedAfterTheNewestRowsAreDeleted() {
         Path root = tree("a/", "a/1", "a/2", "a/3");
         FsIndex index = openIndex();

@@ -135,6 +135,29 @@ public interface Dialect {
                 .and(t.scanId.eq(param("scan", Long.class)));
     }
 
+    /**
+     * How many levels an {@code ON DELETE CASCADE} may run within one statement on this engine; deeper swept subtrees
+     * are first cut down with {@link #sweepBelow}. Unlimited by default.
+     */
+    default int maxCascadeDepth() {
+        return Integer.MAX_VALUE;
+    }
+
+    /**
+     * Deletes the rows more than {@code :depth} levels below a row scan {@code :scan} marked stale, so that the
+     * sweep's cascade never has to run deeper than that.
+     */
+    default Query sweepBelow(FsTables t) {
+        Field<Long> goneId = field(org.jooq.impl.DSL.name("gone", "id"), Long.class);
+        Field<Integer> goneDepth = field(org.jooq.impl.DSL.name("gone", "depth"), Integer.class);
+        // The derived table makes every engine read the ids before deleting from the table they come from.
+        Table<?> deep = org.jooq.impl.DSL.withRecursive(t.staleSubtrees()).select(goneId)
+                .from(table(org.jooq.impl.DSL.name("gone"))).where(goneDepth.gt(param("depth", Integer.class)))
+                .asTable("deep");
+        return org.jooq.impl.DSL.deleteFrom(t.files)
+                .where(t.id.in(select(field(org.jooq.impl.DSL.name("deep", "id"), Long.class)).from(deep)));
+    }
+
     private static org.jooq.InsertOnDuplicateStep<org.jooq.Record> insertSelect(FsTables t, Field<Long> parent,
                                                                               org.jooq.Condition guard) {
         return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,

@@ -4,8 +4,10 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
 
+import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.Record2;
 import org.jooq.Table;
 
 /**
@@ -78,6 +80,24 @@ public final class FsTables {
         scanErrors = field(name("errors"), Long.class);
         scanMessage = field(name("message"), String.class);
         schemaVersion = field(name("version"), Integer.class);
+    }
+
+    /**
+     * A recursive common table expression {@code gone(id, depth)}: every row scan {@code :scan} marked stale (depth 0)
+     * and every row below one (its depth below it), i.e. what the sweep removes. Use with {@code withRecursive}.
+     */
+    public CommonTableExpression<Record2<Long, Integer>> staleSubtrees() {
+        Table<?> f = files.as("f");
+        Field<Long> goneId = field(name("gone", "id"), Long.class);
+        Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
+        return name("gone").fields("id", "depth").as(
+                org.jooq.impl.DSL.select(id, org.jooq.impl.DSL.inline(0)).from(files)
+                        .where(stale.eq(org.jooq.impl.DSL.inline(1)))
+                        .and(scanId.eq(org.jooq.impl.DSL.param("scan", Long.class)))
+                        .unionAll(org.jooq.impl.DSL.select(field(name("f", "id"), Long.class),
+                                        goneDepth.plus(org.jooq.impl.DSL.inline(1)))
+                                .from(f).join(table(name("gone")))
+                                .on(field(name("f", "parent"), Long.class).eq(goneId))));
     }
 
     /** The file table's name. */
