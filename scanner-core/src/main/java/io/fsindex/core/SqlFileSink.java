@@ -119,7 +119,8 @@ final class SqlFileSink implements FileSink {
             List<Directory> subdirectories = new ArrayList<>();
             List<WalkedEntry> dirs = readable.stream().filter(e -> e.stat().isDirectory()).toList();
             if (!dirs.isEmpty()) {
-                Map<String, Row> after = added > 0 ? children(dir.id()) : before;
+                // Re-read when rows were written: an updated row may have just become a directory (it was a file).
+                Map<String, Row> after = added + updated > 0 ? children(dir.id()) : before;
                 List<Long> ids = new ArrayList<>();
                 List<String> names = new ArrayList<>();
                 for (WalkedEntry e : dirs) {
