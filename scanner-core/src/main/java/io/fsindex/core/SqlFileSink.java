@@ -38,7 +38,8 @@ final class SqlFileSink implements FileSink {
             for (WalkedEntry e : trunk) {
                 Row before = find(parent, e.name());
                 Row row = upsertAndFind(parent, e);
-                if (row == null) {
+                if (row == null || !row.isDirectory()) {
+                    // Missing, or recorded as a non-directory by a newer scan: nothing may be hung under it.
                     return new Applied(List.of(), added, 0, 0, 1);
                 }
                 added += before == null ? 1 : 0;
@@ -61,8 +62,22 @@ final class SqlFileSink implements FileSink {
         });
     }
 
+    /**
+     * Returns true if this scan is about to turn a directory row into another kind. Such a directory is listed as
+     * empty first: claimed (so no older scan's late listing of it can insert children any more) with its children
+     * marked stale (so this scan's sweep removes them). The check on scan_id makes sure the upsert will apply: a row
+     * no newer scan has written is one no newer scan has claimed, and whose parent no newer scan has claimed either.
+     */
+    private boolean becomesNonDirectory(Row old, FileStat now) {
+        return old.isDirectory() && !now.isDirectory() && old.scanId() <= scan;
+    }
+
     /** Upserts one trunk or root entry and reads its row back; null if the row is missing (a newer scan covers it). */
     private Row upsertAndFind(long parent, WalkedEntry e) throws SQLException {
+        Row old = find(parent, e.name());
+        if (old != null && becomesNonDirectory(old, e.stat())) {
+            claim(List.of(old.id()));
+        }
         try (Sql.Bound upsert = (parent == 0 ? st.upsertTopLevel : st.upsertChild).prepare(c)) {
             bindEntry(upsert, parent, e.name(), e.stat()).statement.executeUpdate();
         }
@@ -85,6 +100,14 @@ final class SqlFileSink implements FileSink {
     public Applied apply(Directory dir, List<WalkedEntry> entries) {
         return write(conn -> {
             Map<String, Row> before = children(dir.id());
+            List<Long> emptied = new ArrayList<>();
+            for (WalkedEntry e : entries) {
+                Row old = e.isReadable() ? before.get(e.name()) : null;
+                if (old != null && becomesNonDirectory(old, e.stat())) {
+                    emptied.add(old.id());
+                }
+            }
+            claim(emptied);
             long added = 0, updated = 0, unchanged = 0, skipped = 0;
             List<WalkedEntry> readable = new ArrayList<>(entries.size());
             try (Sql.Bound upsert = st.upsertChild.prepare(c); Sql.Bound keep = st.keepChild.prepare(c)) {
