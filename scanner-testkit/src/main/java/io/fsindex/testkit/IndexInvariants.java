@@ -1,0 +1,64 @@
+package io.fsindex.testkit;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads an index's file table directly (plain, portable SQL) to check what the public API cannot show: rows hanging
+ * under a non-directory (invisible to {@code children()} walks), orphans, and stale marks left behind.
+ */
+final class IndexInvariants {
+    private final TestDatabase database;
+    private final String files;
+
+    IndexInvariants(TestDatabase database, String tablePrefix) {
+        this.database = database;
+        this.files = tablePrefix + "files";
+    }
+
+    /** Rows whose parent row is not a directory, each as "parentName parentKind childName". */
+    List<String> childrenOfNonDirectories() {
+        return strings("SELECT p.name, p.kind, c.name FROM " + files + " c JOIN " + files + " p ON c.parent = p.id"
+                + " WHERE p.kind <> 'DIRECTORY' ORDER BY c.id", 3);
+    }
+
+    /** Rows whose parent id names no row (impossible while the foreign key holds). */
+    List<String> orphans() {
+        return strings("SELECT c.name FROM " + files + " c WHERE c.parent IS NOT NULL AND NOT EXISTS"
+                + " (SELECT 1 FROM " + files + " p WHERE p.id = c.parent) ORDER BY c.id", 1);
+    }
+
+    /** Rows still marked stale, with the scan that owns the mark. */
+    List<String> staleRows() {
+        return strings("SELECT name, scan_id FROM " + files + " WHERE stale = 1 ORDER BY id", 2);
+    }
+
+    /** The largest row id in the table, 0 if it is empty. */
+    long maxId() {
+        List<String> max = strings("SELECT COALESCE(MAX(id), 0) FROM " + files, 1);
+        return Long.parseLong(max.get(0));
+    }
+
+    private List<String> strings(String sql, int columns) {
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql)) {
+            List<String> out = new ArrayList<>();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>(columns);
+                for (int i = 1; i <= columns; i++) {
+                    row.add(rs.getString(i));
+                }
+                out.add(String.join(" ", row));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + files + ": " + e.getMessage(), e);
+        }
+    }
+}
