@@ -22,6 +22,9 @@ final class SqlFileSink implements FileSink {
     private final Statements st;
     private final Connection c;
     private final long scan;
+    /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
+    private long removedEarly;
+    private long removedInTransaction;
 
     SqlFileSink(Database db, Statements st, Connection c, long scan) {
         this.db = db;
@@ -63,20 +66,37 @@ final class SqlFileSink implements FileSink {
     }
 
     /**
-     * Returns true if this scan is about to turn a directory row into another kind. Such a directory is listed as
-     * empty first: claimed (so no older scan's late listing of it can insert children any more) with its children
-     * marked stale (so this scan's sweep removes them). The check on scan_id makes sure the upsert will apply: a row
-     * no newer scan has written is one no newer scan has claimed, and whose parent no newer scan has claimed either.
+     * Called before this scan upserts {@code now} over {@code old}: if that turns a directory row into another kind,
+     * lists the directory as empty first. It is claimed, so no older scan's late listing of it can insert children any
+     * more, and its children go at once, since nothing can exist below a file (deferring that to the sweep would
+     * leave them visible to lookups meanwhile, and forever if this scan failed). Only where old.scan_id <= scan, so
+     * where the upsert will apply: a row no newer scan has written is one no newer scan has claimed, descended
+     * through, or whose parent it has claimed; so no newer scan's rows are below it.
      */
-    private boolean becomesNonDirectory(Row old, FileStat now) {
-        return old.isDirectory() && !now.isDirectory() && old.scanId() <= scan;
+    private void emptyIfNoLongerDirectory(Row old, FileStat now) throws SQLException {
+        if (!old.isDirectory() || now.isDirectory() || old.scanId() > scan) {
+            return;
+        }
+        try (Sql.Bound claim = st.claimDirectory.prepare(c)) {
+            if (claim.set("dir", old.id()).set("scan", scan).statement.executeUpdate() == 0) {
+                return;
+            }
+        }
+        try (Sql.Bound count = st.countDescendants.prepare(c)) {
+            try (ResultSet rs = count.set("dir", old.id()).statement.executeQuery()) {
+                removedInTransaction += rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+        try (Sql.Bound delete = st.deleteChildren.prepare(c)) {
+            delete.set("dir", old.id()).statement.executeUpdate();
+        }
     }
 
     /** Upserts one trunk or root entry and reads its row back; null if the row is missing (a newer scan covers it). */
     private Row upsertAndFind(long parent, WalkedEntry e) throws SQLException {
         Row old = find(parent, e.name());
-        if (old != null && becomesNonDirectory(old, e.stat())) {
-            claim(List.of(old.id()));
+        if (old != null) {
+            emptyIfNoLongerDirectory(old, e.stat());
         }
         try (Sql.Bound upsert = (parent == 0 ? st.upsertTopLevel : st.upsertChild).prepare(c)) {
             bindEntry(upsert, parent, e.name(), e.stat()).statement.executeUpdate();
@@ -100,14 +120,12 @@ final class SqlFileSink implements FileSink {
     public Applied apply(Directory dir, List<WalkedEntry> entries) {
         return write(conn -> {
             Map<String, Row> before = children(dir.id());
-            List<Long> emptied = new ArrayList<>();
             for (WalkedEntry e : entries) {
                 Row old = e.isReadable() ? before.get(e.name()) : null;
-                if (old != null && becomesNonDirectory(old, e.stat())) {
-                    emptied.add(old.id());
+                if (old != null) {
+                    emptyIfNoLongerDirectory(old, e.stat());
                 }
             }
-            claim(emptied);
             long added = 0, updated = 0, unchanged = 0, skipped = 0;
             List<WalkedEntry> readable = new ArrayList<>(entries.size());
             try (Sql.Bound upsert = st.upsertChild.prepare(c); Sql.Bound keep = st.keepChild.prepare(c)) {
@@ -226,6 +244,10 @@ final class SqlFileSink implements FileSink {
                     return q.set("id", dir.id()).set("scan", scan).statement.executeUpdate();
                 }
             }
+            Row old = find(dir.parentId(), dir.name());
+            if (old != null && old.id() == dir.id()) {
+                emptyIfNoLongerDirectory(old, replacement);
+            }
             try (Sql.Bound q = (dir.parentId() == 0 ? st.upsertTopLevel : st.upsertChild).prepare(c)) {
                 return bindEntry(q, dir.parentId(), dir.name(), replacement).statement.executeUpdate();
             }
@@ -272,7 +294,7 @@ final class SqlFileSink implements FileSink {
             try (Sql.Bound q = st.sweep.prepare(c)) {
                 q.set("scan", scan).statement.executeUpdate();
             }
-            return gone;
+            return gone + removedEarly;
         });
     }
 
@@ -286,7 +308,12 @@ final class SqlFileSink implements FileSink {
 
     private <T> T write(Database.Work<T> work) {
         try {
-            return db.write(c, work);
+            T result = db.write(c, conn -> {
+                removedInTransaction = 0;   // a retried transaction starts its count again
+                return work.run(conn);
+            });
+            removedEarly += removedInTransaction;
+            return result;
         } catch (SQLException e) {
             throw new FsIndexException(db.dialect.name() + " error in scan " + scan + ": " + e.getMessage(), e);
         }

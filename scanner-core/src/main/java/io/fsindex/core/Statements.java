@@ -36,6 +36,8 @@ final class Statements {
     final Sql markChildrenStale;
     final Sql sweep;
     final Sql countSweep;
+    final Sql deleteChildren;
+    final Sql countDescendants;
     final Sql selectChildren;
     final Sql selectChild;
     final Sql selectTopLevel;
@@ -64,6 +66,12 @@ final class Statements {
                         .union(select(field(name("f", "id"), Long.class)).from(f)
                                 .join(gone).on(field(name("f", "parent"), Long.class).eq(goneId))));
         countSweep = Sql.render(ctx, ctx.withRecursive(cte).select(count()).from(gone));
+        deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(t.parent.eq(param("dir", Long.class))));
+        CommonTableExpression<Record1<Long>> below = name("gone").fields("id").as(
+                select(t.id).from(t.files).where(t.parent.eq(param("dir", Long.class)))
+                        .union(select(field(name("f", "id"), Long.class)).from(f)
+                                .join(gone).on(field(name("f", "parent"), Long.class).eq(goneId))));
+        countDescendants = Sql.render(ctx, ctx.withRecursive(below).select(count()).from(gone));
 
         selectChildren = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("dir", Long.class))));
         selectChild = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("parent", Long.class)))
