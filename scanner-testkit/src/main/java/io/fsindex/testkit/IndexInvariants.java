@@ -27,15 +27,6 @@ final class IndexInvariants {
                 + " WHERE p.kind <> 'DIRECTORY' ORDER BY c.id", 3);
     }
 
-    /**
-     * Like {@link #childrenOfNonDirectories()} but only rows not marked stale: a scan that turns a directory row into
-     * a file marks its children stale and sweeps them when it completes, so until then stale ones are expected.
-     */
-    List<String> liveChildrenOfNonDirectories() {
-        return strings("SELECT p.name, p.kind, c.name FROM " + files + " c JOIN " + files + " p ON c.parent = p.id"
-                + " WHERE p.kind <> 'DIRECTORY' AND c.stale = 0 ORDER BY c.id", 3);
-    }
-
     /** Rows whose parent id names no row (impossible while the foreign key holds). */
     List<String> orphans() {
         return strings("SELECT c.name FROM " + files + " c WHERE c.parent IS NOT NULL AND NOT EXISTS"

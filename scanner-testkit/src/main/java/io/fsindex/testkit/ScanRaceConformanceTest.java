@@ -1,20 +1,28 @@
 package io.fsindex.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileKind;
+import io.fsindex.api.FileStat;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
+import io.fsindex.api.WalkedEntry;
+import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.NioWalker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -359,7 +367,7 @@ public abstract class ScanRaceConformanceTest {
         afterD.awaitPaused();                      // holds d's listing: x.txt, sub
         Trees.delete(root.resolve("d"));
         write(root.resolve("d"), 51);
-        index.scan(root);
+        assertThat(index.scan(root).deleted()).isEqualTo(3);
         assertThat(invariants.childrenOfNonDirectories()).isEmpty();
         afterD.release();
         older.await();
@@ -368,6 +376,60 @@ public abstract class ScanRaceConformanceTest {
         assertThat(invariants.childrenOfNonDirectories()).isEmpty();
         assertIndexMatchesDisk(index, root);
         assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: a directory row turned into a file loses its children in the same transaction, not at the sweep, so
+    // they are never visible under the file, not even while the scan runs or after it is cancelled.
+    @Test
+    void contentsOfADirectoryFoundReplacedByAFileGoAtOnceEvenIfTheScanIsCancelled() throws Exception {
+        Path root = tree("b/", "b/x.txt", "b/sub/", "b/sub/y.txt", "c/", "c/z.txt", "d/");  // d: still to list
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("b"));
+        write(root.resolve("b"), 71);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeC = walker.pauseBeforeListing(root.resolve("c"));
+
+        ScanSession scan = index.startScan(root, with(walker));
+        beforeC.awaitPaused();                     // has applied the root's listing, where b is now a file
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(index.lookup(root.resolve("b/x.txt"))).isEmpty();
+        scan.cancel();
+        beforeC.release();
+        assertThatThrownBy(scan::await).isInstanceOf(CancellationException.class);
+
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(invariants.staleRows()).isEmpty();
+        assertIndexMatchesDisk(index, root);
+    }
+
+    // Protocol: same as above when the scan learns it from a failed listing (vanished with a replacement), and a
+    // newer full scan finishing meanwhile leaves nothing under the file either.
+    @Test
+    void contentsOfADirectoryThatBecameAFileBeforeItWasListedGoAtOnce() throws Exception {
+        Path root = tree("b/", "b/x.txt", "b/sub/", "b/sub/y.txt", "c/", "c/z.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeB = walker.pauseBeforeListing(root.resolve("b"));
+        PausingWalker.Pause beforeC = walker.pauseBeforeListing(root.resolve("c"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        beforeB.awaitPaused();                     // has claimed b and marked its children stale
+        Trees.delete(root.resolve("b"));
+        write(root.resolve("b"), 72);
+        beforeB.release();
+        beforeC.awaitPaused();                     // listing b failed: it recorded b as the file it now is
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        index.scan(root);
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertIndexMatchesDisk(index, root);
+        beforeC.release();
+        older.await();
+
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(invariants.staleRows()).isEmpty();
+        assertIndexMatchesDisk(index, root);
     }
 
     // Protocol: a partial scan hangs its root only under trunk rows that are directories; a newer scan's view of a
@@ -422,9 +484,12 @@ public abstract class ScanRaceConformanceTest {
         return index;
     }
 
-    /** A pausing walker that is released after the test, so no scan stays blocked. */
+    /**
+     * A pausing walker that is released after the test, so no scan stays blocked. It hands out listings sorted by
+     * name, so a scan lists sibling directories in name order and each test knows which comes first.
+     */
     protected PausingWalker walker() {
-        PausingWalker walker = new PausingWalker();
+        PausingWalker walker = new PausingWalker(new NameOrderWalker());
         walkers.add(walker);
         return walker;
     }
@@ -438,6 +503,29 @@ public abstract class ScanRaceConformanceTest {
             return root.toRealPath();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The real filesystem, with each listing sorted by name. */
+    private static final class NameOrderWalker implements Walker {
+        private final Walker nio = new NioWalker();
+
+        @Override
+        public FileStat stat(Path path) throws IOException {
+            return nio.stat(path);
+        }
+
+        @Override
+        public FileStat statFollowingLinks(Path path) throws IOException {
+            return nio.statFollowingLinks(path);
+        }
+
+        @Override
+        public DirectoryListing list(Path directory) throws IOException {
+            DirectoryListing listing = nio.list(directory);
+            List<WalkedEntry> sorted = new ArrayList<>(listing.entries());
+            sorted.sort(Comparator.comparing(WalkedEntry::name));
+            return new DirectoryListing(sorted, listing.problems());
         }
     }
 
