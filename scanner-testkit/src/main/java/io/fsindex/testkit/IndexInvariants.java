@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads an index's file table directly (plain, portable SQL) to check what the public API cannot show: rows hanging
@@ -36,6 +38,16 @@ final class IndexInvariants {
     /** Rows still marked stale, with the scan that owns the mark. */
     List<String> staleRows() {
         return strings("SELECT name, scan_id FROM " + files + " WHERE stale = 1 ORDER BY id", 2);
+    }
+
+    /** Every row's id with its scan_id and listed_by, which the protocol only ever raises. */
+    Map<Long, long[]> versions() {
+        Map<Long, long[]> out = new HashMap<>();
+        for (String row : strings("SELECT id, scan_id, listed_by FROM " + files, 3)) {
+            String[] f = row.split(" ");
+            out.put(Long.parseLong(f[0]), new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])});
+        }
+        return out;
     }
 
     /** The largest row id in the table, 0 if it is empty. */

@@ -1,6 +1,8 @@
 package io.fsindex.testkit;
 
 import io.fsindex.api.DirectoryListing;
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileKind;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
@@ -16,6 +18,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -103,12 +106,14 @@ public abstract class ScanPropertyConformanceTest {
             int i = 0;
             while (!last.done) {
                 run.advance(i < finalPicks.size() ? finalPicks.get(i++) : run.positionOf(last));
+                run.checkQuiescentInvariants();
             }
             run.checkFinished(last);
             run.checkIndexEqualsTree("when the final scan finished");
 
             while (run.anyStopped()) {
                 run.advance(finalPicks.isEmpty() ? 0 : finalPicks.get(i++ % finalPicks.size()));
+                run.checkQuiescentInvariants();
             }
             run.checkAllFinished();
             run.checkIndexEqualsTree("when every scan finished");
@@ -154,6 +159,7 @@ public abstract class ScanPropertyConformanceTest {
         Throwable failure;
         String stoppedAt;
         int finishedWhenListed;
+        int startedAt;
 
         Scan(int number, Path root, boolean full, BlockingQueue<Event> events) {
             this.number = number;
@@ -252,6 +258,16 @@ public abstract class ScanPropertyConformanceTest {
         final StringBuilder log = new StringBuilder();
         int finishedScans;
         int lateListings;
+        /** Counts changes and scan starts, to order them. */
+        int clock;
+        /** Kind of every entry on disk now, by relative path. */
+        Map<String, String> diskKinds = Map.of();
+        /** When each path (as it is now: same kind, not deleted since) came to exist, on {@link #clock}. */
+        final Map<String, Integer> bornAt = new HashMap<>();
+        /** Row ids of paths that have existed all along since every scan still running started. */
+        final Map<String, Long> stableIds = new HashMap<>();
+        /** scan_id and listed_by of every row at the previous check. */
+        Map<Long, long[]> versions = Map.of();
 
         Run(TestDatabase database) throws IOException {
             root = Files.createTempDirectory("fsindex-property").toRealPath().resolve("tree");
@@ -291,6 +307,7 @@ public abstract class ScanPropertyConformanceTest {
 
         private Scan startScan(Path target, boolean full) throws InterruptedException {
             Scan s = new Scan(scans.size(), target, full, events);
+            s.startedAt = ++clock;
             scans.add(s);
             s.session = index.startScan(target, ScanOptions.defaults().withWalker(s.walker));
             log.append("start ").append(s).append('\n');
@@ -393,7 +410,11 @@ public abstract class ScanPropertyConformanceTest {
             });
         }
 
-        /** Holds whenever every scan is stopped or finished: no row under a non-directory, no orphan. */
+        /**
+         * What holds whenever every scan is stopped or finished: no row under a non-directory and no orphan; no row's
+         * scan_id or listed_by ever went down (an older scan never takes a row or a directory back from a newer one);
+         * and a path that has existed all along keeps its row (no scan deletes what it, or a newer scan, can see).
+         */
         void checkQuiescentInvariants() {
             List<String> underFiles = invariants.childrenOfNonDirectories();
             if (!underFiles.isEmpty()) {
@@ -402,6 +423,49 @@ public abstract class ScanPropertyConformanceTest {
             List<String> orphans = invariants.orphans();
             if (!orphans.isEmpty()) {
                 throw failure("orphan rows: " + orphans);
+            }
+            Map<Long, long[]> now = invariants.versions();
+            for (Map.Entry<Long, long[]> row : now.entrySet()) {
+                long[] before = versions.get(row.getKey());
+                if (before != null && (row.getValue()[0] < before[0] || row.getValue()[1] < before[1])) {
+                    throw failure("row " + row.getKey() + " went back from scan_id " + before[0] + ", listed_by "
+                            + before[1] + " to scan_id " + row.getValue()[0] + ", listed_by " + row.getValue()[1]);
+                }
+            }
+            versions = now;
+            checkStableRowsKept();
+        }
+
+        /**
+         * A scan that started after a path came to exist lists it in every listing of its parent, so it confirms the
+         * row instead of sweeping it (or leaves it to a newer scan). Hence once no running scan is older than the
+         * path, its row must stay, with the same id, for as long as the path exists unchanged in kind.
+         */
+        private void checkStableRowsKept() {
+            Map<String, FileEntry> indexed = new HashMap<>();
+            collect(root, indexed);
+            for (Map.Entry<String, Long> stable : stableIds.entrySet()) {
+                FileEntry row = indexed.get(stable.getKey());
+                if (row == null || row.id() != stable.getValue()) {
+                    throw failure("the row of /" + stable.getKey() + " (id " + stable.getValue() + "), which has existed"
+                            + " all along, was " + (row == null ? "deleted" : "replaced by id " + row.id()));
+                }
+            }
+            int oldestRunning = scans.stream().filter(s -> !s.done).mapToInt(s -> s.startedAt).min()
+                    .orElse(Integer.MAX_VALUE);
+            indexed.forEach((path, row) -> {
+                if (row.kind().name().equals(diskKinds.get(path)) && bornAt.getOrDefault(path, 0) < oldestRunning) {
+                    stableIds.putIfAbsent(path, row.id());
+                }
+            });
+        }
+
+        private void collect(Path dir, Map<String, FileEntry> out) {
+            for (FileEntry e : index.children(dir)) {
+                out.put(root.relativize(e.path()).toString(), e);
+                if (e.kind() == FileKind.DIRECTORY) {
+                    collect(e.path(), out);
+                }
             }
         }
 
@@ -431,11 +495,27 @@ public abstract class ScanPropertyConformanceTest {
         void mutate(Mutate m) {
             try {
                 String done = apply(m);
+                recordChangedPaths();
                 log.append(m.change().name().toLowerCase()).append(' ').append(done == null ? "(nothing to do)" : done)
                         .append('\n');
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /** Notes which paths the last change created, replaced or removed. */
+        private void recordChangedPaths() {
+            clock++;
+            Map<String, String> now = new HashMap<>();
+            Trees.onDisk(root).forEach((path, kindAndSize) -> now.put(path, kindAndSize.split(":")[0]));
+            now.forEach((path, kind) -> {
+                if (!kind.equals(diskKinds.get(path))) {
+                    bornAt.put(path, clock);
+                    stableIds.remove(path);
+                }
+            });
+            diskKinds.keySet().stream().filter(path -> !now.containsKey(path)).forEach(stableIds::remove);
+            diskKinds = now;
         }
 
         private String apply(Mutate m) throws IOException {
