@@ -29,6 +29,16 @@ final class IndexInvariants {
                 + " WHERE p.kind <> 'DIRECTORY' ORDER BY c.id", 3);
     }
 
+    /**
+     * Rows older than their parent's listing (scan_id < parent.listed_by), each as "parentName listedBy childName
+     * scanId". There must be none: a scan that claims a directory takes every older child over in the same
+     * transaction, and a row is written under a directory only by a scan at least as new as its listing.
+     */
+    List<String> rowsOlderThanTheirParentsListing() {
+        return strings("SELECT p.name, p.listed_by, c.name, c.scan_id FROM " + files + " c JOIN " + files + " p"
+                + " ON c.parent = p.id WHERE c.scan_id < p.listed_by ORDER BY c.id", 4);
+    }
+
     /** Rows whose parent id names no row (impossible while the foreign key holds). */
     List<String> orphans() {
         return strings("SELECT c.name FROM " + files + " c WHERE c.parent IS NOT NULL AND NOT EXISTS"

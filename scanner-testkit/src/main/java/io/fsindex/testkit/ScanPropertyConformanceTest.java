@@ -411,7 +411,8 @@ public abstract class ScanPropertyConformanceTest {
         }
 
         /**
-         * What holds whenever every scan is stopped or finished: no row under a non-directory and no orphan; no row's
+         * What holds whenever every scan is stopped or finished: no row under a non-directory, no orphan, no row older
+         * than its parent's listing (scan_id >= parent.listed_by); no row's
          * scan_id or listed_by ever went down (an older scan never takes a row or a directory back from a newer one);
          * and a path that has existed all along keeps its row (no scan deletes what it, or a newer scan, can see).
          */
@@ -423,6 +424,10 @@ public abstract class ScanPropertyConformanceTest {
             List<String> orphans = invariants.orphans();
             if (!orphans.isEmpty()) {
                 throw failure("orphan rows: " + orphans);
+            }
+            List<String> older = invariants.rowsOlderThanTheirParentsListing();
+            if (!older.isEmpty()) {
+                throw failure("rows older than their parent's listing: " + older);
             }
             Map<Long, long[]> now = invariants.versions();
             for (Map.Entry<Long, long[]> row : now.entrySet()) {

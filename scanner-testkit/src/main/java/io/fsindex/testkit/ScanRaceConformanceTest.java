@@ -536,6 +536,7 @@ public abstract class ScanRaceConformanceTest {
     private void assertIndexMatchesDisk(FsIndex index, Path root) {
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
         assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(invariants.rowsOlderThanTheirParentsListing()).isEmpty();
     }
 
     private static void write(Path file, int size) throws IOException {
