@@ -46,11 +46,16 @@ import net.jqwik.api.statistics.Statistics;
  * time, so a try is fully determined by its generated values. jqwik reports the seed and the shrunk schedule of a
  * failing try; {@code @Property(seed = "...")} replays it.
  *
- * <p>After the last change a final full scan starts, possibly while older scans still hold stale listings. When it
- * has finished the index must equal the tree; it must again once every scan has finished, with no stale mark left
- * and no row under a non-directory. A dialect's test extends this class like {@link FsIndexConformanceTest}; jqwik
- * does not run JUnit Jupiter extensions, so create the database's directory in a static
- * {@code @BeforeContainer} method instead of with {@code @TempDir}.
+ * <p>After every step (all scans stopped or finished) the file table must hold no row under a non-directory, no
+ * orphan and no row older than its parent's listing; no row's scan_id or listed_by may have gone down; and a path that
+ * has existed all along since every running scan started must keep its row. After the last change a final full scan
+ * starts, possibly while older scans still hold stale listings: when it has finished the index must equal the tree,
+ * and again once every scan has finished, with no stale mark left.
+ *
+ * <p>A dialect's test extends this class like {@link FsIndexConformanceTest}. jqwik does not run JUnit Jupiter
+ * extensions, so create the database's directory in a static {@code @BeforeContainer} method instead of with
+ * {@code @TempDir}, and delete it leniently in {@code @AfterContainer}: after a failure, a try abandoned at jqwik's
+ * shrinking time bound may still be closing its index.
  */
 public abstract class ScanPropertyConformanceTest {
     /** Few names, two differing only in case, so that changes collide and reuse names. */
@@ -152,25 +157,27 @@ public abstract class ScanPropertyConformanceTest {
     static final class Scan {
         final int number;
         final Path root;
+        final String shown;
         final boolean full;
         final SteppingWalker walker;
         ScanSession session;
         volatile boolean done;
         Throwable failure;
         String stoppedAt;
-        int finishedWhenListed;
+        long newerFinishedWhenListed;
         int startedAt;
 
-        Scan(int number, Path root, boolean full, BlockingQueue<Event> events) {
+        Scan(int number, Path treeRoot, Path root, boolean full, BlockingQueue<Event> events) {
             this.number = number;
             this.root = root;
+            this.shown = "/" + treeRoot.relativize(root);
             this.full = full;
-            this.walker = new SteppingWalker(this, events);
+            this.walker = new SteppingWalker(this, treeRoot, events);
         }
 
         @Override
         public String toString() {
-            return "scan#" + number + (session == null ? "" : "(id " + session.scanId() + ")") + " of " + root;
+            return "scan#" + number + (session == null ? "" : " (id " + session.scanId() + ")") + " of " + shown;
         }
     }
 
@@ -185,13 +192,15 @@ public abstract class ScanPropertyConformanceTest {
     static final class SteppingWalker implements Walker {
         private final Walker delegate = new NioWalker();
         private final Scan scan;
+        private final Path treeRoot;
         private final BlockingQueue<Event> events;
         private final Semaphore steps = new Semaphore(0);
         private final AtomicBoolean started = new AtomicBoolean();
         private volatile boolean freeRunning;
 
-        SteppingWalker(Scan scan, BlockingQueue<Event> events) {
+        SteppingWalker(Scan scan, Path treeRoot, BlockingQueue<Event> events) {
             this.scan = scan;
+            this.treeRoot = treeRoot;
             this.events = events;
         }
 
@@ -210,7 +219,7 @@ public abstract class ScanPropertyConformanceTest {
 
         @Override
         public DirectoryListing list(Path directory) throws IOException {
-            String where = scan.root.relativize(directory).toString();
+            String where = treeRoot.relativize(directory).toString();
             stop("before listing /" + where);
             DirectoryListing listing;
             try {
@@ -256,7 +265,6 @@ public abstract class ScanPropertyConformanceTest {
         final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         final List<Scan> scans = new ArrayList<>();
         final StringBuilder log = new StringBuilder();
-        int finishedScans;
         int lateListings;
         /** Counts changes and scan starts, to order them. */
         int clock;
@@ -306,7 +314,7 @@ public abstract class ScanPropertyConformanceTest {
         }
 
         private Scan startScan(Path target, boolean full) throws InterruptedException {
-            Scan s = new Scan(scans.size(), target, full, events);
+            Scan s = new Scan(scans.size(), root, target, full, events);
             s.startedAt = ++clock;
             scans.add(s);
             s.session = index.startScan(target, ScanOptions.defaults().withWalker(s.walker));
@@ -341,12 +349,16 @@ public abstract class ScanPropertyConformanceTest {
             return !stopped().isEmpty();
         }
 
+        private long newerFinished(Scan s) {
+            return scans.stream().filter(t -> t.done && t.number > s.number).count();
+        }
+
         private List<Scan> stopped() {
             return scans.stream().filter(s -> !s.done).toList();
         }
 
         private void advanceScan(Scan s) throws InterruptedException {
-            if (s.stoppedAt.startsWith("after") && finishedScans > s.finishedWhenListed) {
+            if (s.stoppedAt.startsWith("after") && newerFinished(s) > s.newerFinishedWhenListed) {
                 lateListings++;
             }
             s.walker.step();
@@ -364,14 +376,13 @@ public abstract class ScanPropertyConformanceTest {
             }
             if (e.where() == null) {
                 moving.done = true;
-                finishedScans++;
                 log.append("  ").append(moving).append(moving.failure == null ? " completed"
                         : " failed: " + moving.failure.getMessage()).append('\n');
                 checkOutcome(moving);
             } else {
                 moving.stoppedAt = e.where();
                 if (e.where().startsWith("after")) {
-                    moving.finishedWhenListed = finishedScans;
+                    moving.newerFinishedWhenListed = newerFinished(moving);
                 }
                 log.append("  ").append(moving).append(" stopped ").append(e.where()).append('\n');
             }
