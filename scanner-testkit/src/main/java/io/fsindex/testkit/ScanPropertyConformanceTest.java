@@ -463,8 +463,9 @@ public abstract class ScanPropertyConformanceTest {
             for (Map.Entry<String, Long> stable : stableIds.entrySet()) {
                 FileEntry row = indexed.get(stable.getKey());
                 if (row == null || row.id() != stable.getValue()) {
-                    throw failure("the row of /" + stable.getKey() + " (id " + stable.getValue() + "), which has existed"
-                            + " all along, was " + (row == null ? "deleted" : "replaced by id " + row.id()));
+                    throw failure("the row of /" + stable.getKey() + " (id " + stable.getValue()
+                            + "), which has existed all along, was "
+                            + (row == null ? "deleted" : "replaced by id " + row.id()));
                 }
             }
             int oldestRunning = scans.stream().filter(s -> !s.done).mapToInt(s -> s.startedAt).min()
@@ -593,8 +594,9 @@ public abstract class ScanPropertyConformanceTest {
                         return null;
                     }
                     int height = height(source);
-                    Path parent = pick(directories().stream()
-                            .filter(d -> !d.startsWith(source) && depth(d) + 1 + height <= MAX_DEPTH).toList(), m.place());
+                    List<Path> places = directories().stream()
+                            .filter(d -> !d.startsWith(source) && depth(d) + 1 + height <= MAX_DEPTH).toList();
+                    Path parent = pick(places, m.place());
                     Path destination = parent == null ? null : freeName(parent, m.name());
                     if (destination == null) {
                         return null;

@@ -137,8 +137,7 @@ public abstract class ScanRaceConformanceTest {
         assertIndexMatchesDisk(index, root);
     }
 
-    // Protocol (beyond the seed): a partial scan bumps its trunk's scan_id without claiming it, so an older full scan
-    // still lists the trunk and refreshes its other children, yet stops at the partial scan's claimed root.
+    // Protocol (beyond the seed): a partial scan bumps its trunk, claims only its root: only that stops older scans.
     @Test
     void olderFullScanRefreshesTheTrunkOfANewerPartialScanButLeavesItsSubtreeAlone() throws Exception {
         Path root = tree("a/", "a/x.txt", "a/gone.txt", "a/b/", "a/b/sibling.txt", "a/b/c/", "a/b/c/in.txt",
@@ -176,8 +175,7 @@ public abstract class ScanRaceConformanceTest {
         assertIndexMatchesDisk(index, root);
     }
 
-    // Protocol: an older partial scan whose root a newer full scan has listed writes nothing there (listed_by gate),
-    // and its trunk rows, already written by the newer scan, are left as the newer scan wrote them (scan_id guard).
+    // Protocol: the listed_by gate and scan_id guard keep an older partial scan out of what a newer full scan listed.
     @Test
     void olderPartialScanResumingAfterANewerFullScanChangesNothing() throws Exception {
         Path root = tree("a/", "a/x.txt", "a/b/", "a/b/c/", "a/b/c/in.txt", "a/b/c/old.txt", "a/b/c/sub/",
@@ -281,8 +279,7 @@ public abstract class ScanRaceConformanceTest {
         assertThat(invariants.staleRows()).isEmpty();
     }
 
-    // Protocol: a row an older scan marked stale but a newer scan confirmed (scan_id := newer, stale := 0) survives
-    // the older scan's sweep.
+    // Protocol: a row a newer scan confirmed (scan_id := newer, stale := 0) survives an older scan's sweep.
     @Test
     void olderScanDoesNotDeleteAFileANewerScanConfirmed() throws Exception {
         Path root = tree("d/", "d/n.txt", "d/other.txt");
@@ -353,8 +350,7 @@ public abstract class ScanRaceConformanceTest {
         assertThat(invariants.staleRows()).isEmpty();
     }
 
-    // Protocol: rows hang only under directories; a directory row that becomes a file loses its children, and an
-    // older scan's listing of the former directory cannot put them back.
+    // Protocol: a directory row turned into a file is claimed and emptied, so late older listings cannot refill it.
     @Test
     void directoryReplacedByAFileKeepsNoChildrenEvenWhenAnOlderListingArrivesLate() throws Exception {
         Path root = tree("d/", "d/x.txt", "d/sub/", "d/sub/y.txt");
@@ -378,8 +374,7 @@ public abstract class ScanRaceConformanceTest {
         assertThat(invariants.staleRows()).isEmpty();
     }
 
-    // Protocol: a directory row turned into a file loses its children in the same transaction, not at the sweep, so
-    // they are never visible under the file, not even while the scan runs or after it is cancelled.
+    // Protocol: a former directory's children go in the transaction that converts it, even if the scan is cancelled.
     @Test
     void contentsOfADirectoryFoundReplacedByAFileGoAtOnceEvenIfTheScanIsCancelled() throws Exception {
         Path root = tree("b/", "b/x.txt", "b/sub/", "b/sub/y.txt", "c/", "c/z.txt", "d/");  // d: still to list
@@ -403,8 +398,7 @@ public abstract class ScanRaceConformanceTest {
         assertIndexMatchesDisk(index, root);
     }
 
-    // Protocol: same as above when the scan learns it from a failed listing (vanished with a replacement), and a
-    // newer full scan finishing meanwhile leaves nothing under the file either.
+    // Protocol: the same when the scan learns of the conversion from a failed listing (vanished with a replacement).
     @Test
     void contentsOfADirectoryThatBecameAFileBeforeItWasListedGoAtOnce() throws Exception {
         Path root = tree("b/", "b/x.txt", "b/sub/", "b/sub/y.txt", "c/", "c/z.txt");
@@ -432,8 +426,7 @@ public abstract class ScanRaceConformanceTest {
         assertIndexMatchesDisk(index, root);
     }
 
-    // Protocol: a partial scan hangs its root only under trunk rows that are directories; a newer scan's view of a
-    // trunk entry as a file wins over the older scan's.
+    // Protocol: a partial scan hangs its root only under trunk rows that are directories (a newer scan's file wins).
     @Test
     void olderPartialScanDoesNotHangItsRootUnderATrunkEntryANewerScanRecordedAsAFile() throws Exception {
         Path root = tree("d", "other.txt");       // d starts as a file
