@@ -278,11 +278,16 @@ public abstract class ScanPropertyConformanceTest {
         Map<Long, long[]> versions = Map.of();
 
         Run(TestDatabase database) throws IOException {
-            root = Files.createTempDirectory("fsindex-property").toRealPath().resolve("tree");
-            Files.createDirectory(root);
             String prefix = TestDatabase.freshPrefix();
             invariants = new IndexInvariants(database, prefix);
             index = database.builder(prefix).build();
+            try {
+                root = Files.createTempDirectory("fsindex-property").toRealPath().resolve("tree");
+                Files.createDirectory(root);
+            } catch (IOException | RuntimeException e) {
+                index.close();
+                throw e;
+            }
         }
 
         void scanToCompletion() throws InterruptedException {
@@ -666,8 +671,11 @@ public abstract class ScanPropertyConformanceTest {
         @Override
         public void close() {
             scans.forEach(s -> s.walker.runFree());
-            index.close();
-            Trees.delete(Objects.requireNonNull(root.getParent()));
+            try {
+                index.close();
+            } finally {
+                Trees.delete(Objects.requireNonNull(root.getParent()));
+            }
         }
     }
 }
