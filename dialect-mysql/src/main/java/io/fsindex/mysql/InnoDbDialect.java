@@ -69,6 +69,15 @@ abstract class InnoDbDialect implements Dialect {
     /** How deep a directory tree the sweep may walk on the pool fsindex opens (a path is at most 4096 bytes). */
     static final int MAX_TREE_DEPTH = 4096;
 
+    /**
+     * InnoDB stops cascading deletes 15 levels down; a deeper directory that becomes a file has its old contents cut
+     * into bands of this depth from the bottom first (the sweep deletes deepest rows first on its own).
+     */
+    @Override
+    public int maxCascadeDepth() {
+        return 14;
+    }
+
     /** The fragment of a JDBC URL this dialect serves, e.g. {@code ":mysql:"}. */
     abstract String urlMarker();
 
@@ -118,6 +127,39 @@ abstract class InnoDbDialect implements Dialect {
             c.setAutoCommit(true);
         }
         c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+    }
+
+    /** How long opening an index waits for another process that is creating or upgrading the same tables. */
+    static final int SCHEMA_LOCK_SECONDS = 120;
+
+    /** MySQL's DDL commits on its own, so a named lock keeps two processes from creating the tables at once. */
+    @Override
+    public void lockSchema(Connection c, String tablePrefix) throws SQLException {
+        try (java.sql.PreparedStatement s = c.prepareStatement("SELECT GET_LOCK(?, ?)")) {
+            s.setString(1, schemaLockName(tablePrefix));
+            s.setInt(2, SCHEMA_LOCK_SECONDS);
+            try (java.sql.ResultSet rs = s.executeQuery()) {
+                if (!rs.next() || rs.getInt(1) != 1) {
+                    throw new SQLException("waited " + SCHEMA_LOCK_SECONDS + " s for another process creating or"
+                            + " upgrading the fsindex tables " + tablePrefix + "* (lock " + schemaLockName(tablePrefix)
+                            + ")");
+                }
+            }
+        }
+    }
+
+    @Override
+    public void unlockSchema(Connection c, String tablePrefix) throws SQLException {
+        try (java.sql.PreparedStatement s = c.prepareStatement("SELECT RELEASE_LOCK(?)")) {
+            s.setString(1, schemaLockName(tablePrefix));
+            s.executeQuery().close();
+        }
+    }
+
+    /** Lock names are server-wide and at most 64 characters; databases sharing a prefix only share the wait. */
+    private static String schemaLockName(String tablePrefix) {
+        String name = "fsindex_schema:" + tablePrefix;
+        return name.length() <= 64 ? name : name.substring(0, 48) + Integer.toHexString(name.hashCode());
     }
 
     @Override

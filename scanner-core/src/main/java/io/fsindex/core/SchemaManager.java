@@ -42,16 +42,21 @@ final class SchemaManager {
 
     void migrate() throws SQLException {
         try (Connection c = db.connect()) {
-            db.write(c, conn -> {
-                int version = version(c);
-                if (version > CURRENT_VERSION) {
-                    throw newer(version);
-                }
-                for (int v = version + 1; v <= CURRENT_VERSION; v++) {
-                    apply(c, v);
-                }
-                return null;
-            });
+            db.dialect.lockSchema(c, t.prefix);
+            try {
+                db.write(c, conn -> {
+                    int version = version(c);
+                    if (version > CURRENT_VERSION) {
+                        throw newer(version);
+                    }
+                    for (int v = version + 1; v <= CURRENT_VERSION; v++) {
+                        apply(c, v);
+                    }
+                    return null;
+                });
+            } finally {
+                db.dialect.unlockSchema(c, t.prefix);
+            }
             check(c);
         }
     }

@@ -22,6 +22,9 @@ final class SqlFileSink implements FileSink {
     private final Statements st;
     private final Connection c;
     private final long scan;
+    /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
+    private long removedEarly;
+    private long removedInTransaction;
 
     SqlFileSink(Database db, Statements st, Connection c, long scan) {
         this.db = db;
@@ -38,7 +41,8 @@ final class SqlFileSink implements FileSink {
             for (WalkedEntry e : trunk) {
                 Row before = find(parent, e.name());
                 Row row = upsertAndFind(parent, e);
-                if (row == null) {
+                if (row == null || !row.isDirectory()) {
+                    // Missing, or recorded as a non-directory by a newer scan: nothing may be hung under it.
                     return new Applied(List.of(), added, 0, 0, 1);
                 }
                 added += before == null ? 1 : 0;
@@ -52,9 +56,6 @@ final class SqlFileSink implements FileSink {
             // The root's data may belong to a newer scan that only passed through it as trunk; that must not stop
             // this scan from listing it. Only the claim decides whether this scan descends.
             boolean ours = row.scanId() == scan;
-            if (ours && before != null && before.isDirectory() && !root.stat().isDirectory()) {
-                markChildrenStale(List.of(row.id()));
-            }
             long rootAdded = ours && before == null ? 1 : 0;
             long rootUpdated = ours && before != null && !before.sameAs(root.stat()) ? 1 : 0;
             long rootUnchanged = ours && before != null && rootUpdated == 0 ? 1 : 0;
@@ -69,8 +70,36 @@ final class SqlFileSink implements FileSink {
         });
     }
 
+    /**
+     * Called before this scan upserts {@code now} over {@code old}: if that turns a directory row into another kind,
+     * lists the directory as empty first. It is claimed, so no older scan's late listing of it can insert children any
+     * more, and its children go at once, since nothing can exist below a file (deferring that to the sweep would
+     * leave them visible to lookups meanwhile, and forever if this scan failed). Only where old.scan_id <= scan, so
+     * where the upsert will apply: a row no newer scan has written is one no newer scan has claimed, descended
+     * through, or whose parent it has claimed; so no newer scan's rows are below it.
+     */
+    private void emptyIfNoLongerDirectory(Row old, FileStat now) throws SQLException {
+        if (!old.isDirectory() || now.isDirectory() || old.scanId() > scan) {
+            return;
+        }
+        // Already claimed by this scan: claiming again changes nothing, which MySQL reports as no row affected.
+        if (old.listedBy() != scan) {
+            try (Sql.Bound claim = st.claimDirectory.prepare(c)) {
+                if (claim.set("dir", old.id()).set("scan", scan).statement.executeUpdate() == 0) {
+                    return;
+                }
+            }
+        }
+        removedInTransaction += deleteSubtrees(st.countDescendants, st.deleteDescendantsBelow, st.deleteChildren,
+                "dir", old.id());
+    }
+
     /** Upserts one trunk or root entry and reads its row back; null if the row is missing (a newer scan covers it). */
     private Row upsertAndFind(long parent, WalkedEntry e) throws SQLException {
+        Row old = find(parent, e.name());
+        if (old != null) {
+            emptyIfNoLongerDirectory(old, e.stat());
+        }
         try (Sql.Bound upsert = (parent == 0 ? st.upsertTopLevel : st.upsertChild).prepare(c)) {
             bindEntry(upsert, parent, e.name(), e.stat()).statement.executeUpdate();
         }
@@ -93,6 +122,12 @@ final class SqlFileSink implements FileSink {
     public Applied apply(Directory dir, List<WalkedEntry> entries) {
         return write(conn -> {
             Map<String, Row> before = children(dir.id());
+            for (WalkedEntry e : entries) {
+                Row old = e.isReadable() ? before.get(e.name()) : null;
+                if (old != null) {
+                    emptyIfNoLongerDirectory(old, e.stat());
+                }
+            }
             long added = 0, updated = 0, unchanged = 0, skipped = 0;
             List<WalkedEntry> readable = new ArrayList<>(entries.size());
             try (Sql.Bound upsert = st.upsertChild.prepare(c); Sql.Bound keep = st.keepChild.prepare(c)) {
@@ -110,7 +145,6 @@ final class SqlFileSink implements FileSink {
                 if (keeping) {
                     keep.statement.executeBatch();
                 }
-                List<Long> noLongerDirectories = new ArrayList<>();
                 for (int i = 0; i < counts.length; i++) {
                     WalkedEntry e = readable.get(i);
                     Row old = before.get(e.name());
@@ -122,18 +156,15 @@ final class SqlFileSink implements FileSink {
                         unchanged++;
                     } else {
                         updated++;
-                        if (old.isDirectory() && !e.stat().isDirectory()) {
-                            noLongerDirectories.add(old.id());
-                        }
                     }
                 }
-                markChildrenStale(noLongerDirectories);
             }
             List<Directory> subdirectories = new ArrayList<>();
             List<WalkedEntry> dirs = readable.stream().filter(e -> e.stat().isDirectory()).toList();
             if (!dirs.isEmpty()) {
                 // Read after the upserts, always: under READ COMMITTED (PostgreSQL, MySQL) `before` may lack a row
-                // another scan committed since, which this scan still may and must claim.
+                // another scan committed since, which this scan still may and must claim; and an updated row may have
+                // just become a directory.
                 Map<String, Row> after = children(dir.id());
                 List<Long> ids = new ArrayList<>();
                 List<String> names = new ArrayList<>();
@@ -188,19 +219,6 @@ final class SqlFileSink implements FileSink {
         return won;
     }
 
-    /** Marks the children of rows that stopped being directories stale, so the sweep removes them. */
-    private void markChildrenStale(List<Long> formerDirectories) throws SQLException {
-        if (formerDirectories.isEmpty()) {
-            return;
-        }
-        try (Sql.Bound mark = st.markChildrenStale.prepare(c)) {
-            for (long dir : formerDirectories) {
-                mark.set("dir", dir).set("scan", scan).statement.addBatch();
-            }
-            mark.statement.executeBatch();
-        }
-    }
-
     private Map<String, Row> children(long dir) throws SQLException {
         Map<String, Row> rows = new HashMap<>();
         try (Sql.Bound q = st.selectChildren.prepare(c)) {
@@ -231,6 +249,10 @@ final class SqlFileSink implements FileSink {
                 try (Sql.Bound q = st.markStale.prepare(c)) {
                     return q.set("id", dir.id()).set("scan", scan).statement.executeUpdate();
                 }
+            }
+            Row old = find(dir.parentId(), dir.name());
+            if (old != null && old.id() == dir.id()) {
+                emptyIfNoLongerDirectory(old, replacement);
             }
             try (Sql.Bound q = (dir.parentId() == 0 ? st.upsertTopLevel : st.upsertChild).prepare(c)) {
                 return bindEntry(q, dir.parentId(), dir.name(), replacement).statement.executeUpdate();
@@ -268,28 +290,40 @@ final class SqlFileSink implements FileSink {
                 }
                 return 0L;
             }
-            long gone;
-            int depth;
-            try (Sql.Bound q = st.countSweep.prepare(c)) {
-                q.set("scan", scan);
-                try (ResultSet rs = q.statement.executeQuery()) {
-                    rs.next();
-                    gone = rs.getLong(1);
-                    depth = rs.getInt(2);
-                }
-            }
-            // Cut a subtree deeper than the engine's cascade can go into bands, deepest first.
-            int band = db.dialect.maxCascadeDepth();
-            for (int below = depth - band; below > 0; below -= band) {
-                try (Sql.Bound q = st.sweepBelow.prepare(c)) {
-                    q.set("scan", scan).set("depth", below).statement.executeUpdate();
-                }
-            }
-            try (Sql.Bound q = st.sweep.prepare(c)) {
-                q.set("scan", scan).statement.executeUpdate();
-            }
-            return gone;
+            long gone = deleteSubtrees(st.countSweep, st.sweepBelow, st.sweep, "scan", scan);
+            return gone + removedEarly;
         });
+    }
+
+    /**
+     * Deletes whole subtrees whose top rows {@code delete} removes, returning how many rows go in all. A subtree
+     * deeper than the engine's cascade can go ({@link io.fsindex.core.spi.Dialect#maxCascadeDepth}) is first cut
+     * from the bottom in bands with {@code deleteBelow}, so no cascade runs deeper than one band.
+     *
+     * @param count       counts the rows of the subtrees and their greatest depth
+     * @param deleteBelow deletes the rows deeper than {@code :depth}
+     * @param delete      deletes the top rows; the cascade takes what is left below them
+     */
+    private long deleteSubtrees(Sql count, Sql deleteBelow, Sql delete, String key, long value) throws SQLException {
+        long rows;
+        int depth;
+        try (Sql.Bound q = count.prepare(c)) {
+            try (ResultSet rs = q.set(key, value).statement.executeQuery()) {
+                rs.next();
+                rows = rs.getLong(1);
+                depth = rs.getInt(2);
+            }
+        }
+        int band = db.dialect.maxCascadeDepth();
+        for (int below = depth - band; below > 0; below -= band) {
+            try (Sql.Bound q = deleteBelow.prepare(c)) {
+                q.set(key, value).set("depth", below).statement.executeUpdate();
+            }
+        }
+        try (Sql.Bound q = delete.prepare(c)) {
+            q.set(key, value).statement.executeUpdate();
+        }
+        return rows;
     }
 
     private Sql.Bound bindEntry(Sql.Bound q, long parent, String name, FileStat stat) throws SQLException {
@@ -302,7 +336,12 @@ final class SqlFileSink implements FileSink {
 
     private <T> T write(Database.Work<T> work) {
         try {
-            return db.write(c, work);
+            T result = db.write(c, conn -> {
+                removedInTransaction = 0;   // a retried transaction starts its count again
+                return work.run(conn);
+            });
+            removedEarly += removedInTransaction;
+            return result;
         } catch (SQLException e) {
             throw new FsIndexException(db.dialect.name() + " error in scan " + scan + ": " + e.getMessage(), e);
         }

@@ -9,6 +9,7 @@ import static org.jooq.impl.DSL.table;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Table;
@@ -34,6 +35,9 @@ final class Statements {
     final Sql sweep;
     final Sql countSweep;
     final Sql sweepBelow;
+    final Sql deleteChildren;
+    final Sql deleteDescendantsBelow;
+    final Sql countDescendants;
     final Sql selectChildren;
     final Sql selectChild;
     final Sql selectTopLevel;
@@ -60,6 +64,12 @@ final class Statements {
                 .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
                 .from(table(name("gone"))));
         sweepBelow = Sql.render(ctx, dialect.sweepBelow(t));
+        Condition childrenOfDir = t.parent.eq(param("dir", Long.class));
+        deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(childrenOfDir));
+        deleteDescendantsBelow = Sql.render(ctx, t.deleteDeeperThan(childrenOfDir));
+        countDescendants = Sql.render(ctx, ctx.withRecursive(t.subtrees(childrenOfDir))
+                .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
+                .from(table(name("gone"))));
 
         selectChildren = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("dir", Long.class))));
         selectChild = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("parent", Long.class)))

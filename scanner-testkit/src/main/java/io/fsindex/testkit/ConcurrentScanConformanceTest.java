@@ -125,6 +125,32 @@ public abstract class ConcurrentScanConformanceTest {
         }
     }
 
+    /** Guards the schema lock: connections opening a fresh database at once all succeed and share one schema. */
+    @Test
+    void manyIndexesOpenedAtOnceOnAFreshDatabaseAllSucceed() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            String prefix = TestDatabase.freshPrefix();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<FsIndex>> opening = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    opening.add(pool.submit(() -> {
+                        start.await();
+                        return database().builder(prefix).build();
+                    }));
+                }
+                start.countDown();
+                for (Future<FsIndex> f : opening) {
+                    f.get(2, TimeUnit.MINUTES).close();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(new RawIndex(database(), prefix).queryLong("SELECT COUNT(*) FROM ${prefix}schema")).isOne();
+        }
+    }
+
     /**
      * The same across processes, where no Java lock can help: three JVMs (each with its own connections) create the
      * schema and scan overlapping subtrees of one tree into one database at the same moment, while this JVM changes

@@ -253,6 +253,16 @@ public abstract class FsIndexConformanceTest {
 
         assertThat(r.deleted()).isEqualTo(1101);
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+
+        // The same depth below a directory that becomes a file: its old contents go at once.
+        Files.createDirectories(deepest);
+        index.scan(root);
+        Trees.delete(root.resolve("d"));
+        Files.writeString(root.resolve("d"), "now a file");
+        ScanResult replaced = index.scan(root);
+
+        assertThat(replaced.deleted()).isEqualTo(1099); // the 1,099 directories below the top one
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
     }
 
     @Test

@@ -66,6 +66,18 @@ public interface Dialect {
         connection.setAutoCommit(true);
     }
 
+    /**
+     * Keeps other connections, in any process, from creating or upgrading the tables with {@code tablePrefix} until
+     * {@link #unlockSchema}; needed where DDL commits on its own, so the write transaction around a migration cannot
+     * serialise two processes opening a fresh database at once. Does nothing by default.
+     */
+    default void lockSchema(Connection connection, String tablePrefix) throws SQLException {
+    }
+
+    /** Releases the lock {@link #lockSchema} took. */
+    default void unlockSchema(Connection connection, String tablePrefix) throws SQLException {
+    }
+
     /** Returns true if the failure is transient (busy, lock timeout, deadlock, serialization) and worth a retry. */
     boolean isRetryable(SQLException e);
 
@@ -148,14 +160,7 @@ public interface Dialect {
      * sweep's cascade never has to run deeper than that.
      */
     default Query sweepBelow(FsTables t) {
-        Field<Long> goneId = field(org.jooq.impl.DSL.name("gone", "id"), Long.class);
-        Field<Integer> goneDepth = field(org.jooq.impl.DSL.name("gone", "depth"), Integer.class);
-        // The derived table makes every engine read the ids before deleting from the table they come from.
-        Table<?> deep = org.jooq.impl.DSL.withRecursive(t.staleSubtrees()).select(goneId)
-                .from(table(org.jooq.impl.DSL.name("gone"))).where(goneDepth.gt(param("depth", Integer.class)))
-                .asTable("deep");
-        return org.jooq.impl.DSL.deleteFrom(t.files)
-                .where(t.id.in(select(field(org.jooq.impl.DSL.name("deep", "id"), Long.class)).from(deep)));
+        return t.deleteDeeperThan(t.stale.eq(inline(1)).and(t.scanId.eq(param("scan", Long.class))));
     }
 
     private static org.jooq.InsertOnDuplicateStep<org.jooq.Record> insertSelect(FsTables t, Field<Long> parent,

@@ -87,17 +87,39 @@ public final class FsTables {
      * and every row below one (its depth below it), i.e. what the sweep removes. Use with {@code withRecursive}.
      */
     public CommonTableExpression<Record2<Long, Integer>> staleSubtrees() {
+        return subtrees(stale.eq(org.jooq.impl.DSL.inline(1))
+                .and(scanId.eq(org.jooq.impl.DSL.param("scan", Long.class))));
+    }
+
+    /**
+     * A recursive common table expression {@code gone(id, depth)}: every row matching {@code anchor} (depth 0) and
+     * every row below one, with its depth below it. Use with {@code withRecursive}.
+     */
+    public CommonTableExpression<Record2<Long, Integer>> subtrees(org.jooq.Condition anchor) {
         Table<?> f = files.as("f");
         Field<Long> goneId = field(name("gone", "id"), Long.class);
         Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
         return name("gone").fields("id", "depth").as(
-                org.jooq.impl.DSL.select(id, org.jooq.impl.DSL.inline(0)).from(files)
-                        .where(stale.eq(org.jooq.impl.DSL.inline(1)))
-                        .and(scanId.eq(org.jooq.impl.DSL.param("scan", Long.class)))
+                org.jooq.impl.DSL.select(id, org.jooq.impl.DSL.inline(0)).from(files).where(anchor)
                         .unionAll(org.jooq.impl.DSL.select(field(name("f", "id"), Long.class),
                                         goneDepth.plus(org.jooq.impl.DSL.inline(1)))
                                 .from(f).join(table(name("gone")))
                                 .on(field(name("f", "parent"), Long.class).eq(goneId))));
+    }
+
+    /**
+     * Deletes the rows of {@link #subtrees(org.jooq.Condition) subtrees(anchor)} more than {@code :depth} levels
+     * below an anchor row, reading their ids into a derived table first (which every engine accepts when deleting
+     * from the table the ids come from).
+     */
+    public org.jooq.Query deleteDeeperThan(org.jooq.Condition anchor) {
+        Field<Long> goneId = field(name("gone", "id"), Long.class);
+        Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
+        Table<?> deep = org.jooq.impl.DSL.withRecursive(subtrees(anchor)).select(goneId)
+                .from(table(name("gone"))).where(goneDepth.gt(org.jooq.impl.DSL.param("depth", Integer.class)))
+                .asTable("deep");
+        return org.jooq.impl.DSL.deleteFrom(files)
+                .where(id.in(org.jooq.impl.DSL.select(field(name("deep", "id"), Long.class)).from(deep)));
     }
 
     /** The file table's name. */

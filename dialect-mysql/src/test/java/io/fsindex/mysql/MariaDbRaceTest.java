@@ -1,0 +1,12 @@
+package io.fsindex.mysql;
+
+import io.fsindex.testkit.ScanRaceConformanceTest;
+import io.fsindex.testkit.TestDatabase;
+
+/** The deterministic scan races on a real MariaDB 10.11 server (see {@link TestServer}). */
+class MariaDbRaceTest extends ScanRaceConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mariadb().database();
+    }
+}

@@ -1,0 +1,559 @@
+package io.fsindex.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fsindex.api.DirectoryListing;
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileKind;
+import io.fsindex.api.FileStat;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
+import io.fsindex.api.WalkedEntry;
+import io.fsindex.api.Walker;
+import io.fsindex.core.FsIndex;
+import io.fsindex.core.NioWalker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Deterministic races between scans and a changing filesystem, on a real database. Each test freezes an older scan at
+ * an exact point with a {@link PausingWalker}, changes the disk and runs newer scans, then lets the older scan finish
+ * and checks that it neither failed nor undid anything newer: the concurrent-scan protocol's guarantees, one rule per
+ * test. A dialect's test extends this class and says in {@link #database()} which database to use, exactly as for
+ * {@link FsIndexConformanceTest}.
+ */
+public abstract class ScanRaceConformanceTest {
+
+    /** The database under test; called once per test, so return a shared instance. */
+    protected abstract TestDatabase database();
+
+    @TempDir
+    protected Path tmp;
+
+    private final List<FsIndex> opened = new ArrayList<>();
+    private final List<PausingWalker> walkers = new ArrayList<>();
+    private final List<CountDownLatch> gates = new ArrayList<>();
+    private IndexInvariants invariants;
+
+    @AfterEach
+    void releaseScansAndCloseIndexes() {
+        walkers.forEach(PausingWalker::releaseAll);
+        gates.forEach(CountDownLatch::countDown);
+        opened.forEach(FsIndex::close);
+    }
+
+    // Protocol: a child is inserted only while its parent row exists (the seed's foreign-key race).
+    @Test
+    void olderScanResumingAfterItsDirectoryWasSweptFailsNothingAndResurrectsNothing() throws Exception {
+        Path root = tree("keep.txt", "d/", "d/x.txt", "d/sub/", "d/sub/y.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause afterD = walker.pauseAfterListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        afterD.awaitPaused();                      // the older scan holds d's listing: x.txt, sub
+        Trees.delete(root.resolve("d"));
+        ScanResult newer = index.scan(root);
+        assertThat(newer.deleted()).isEqualTo(4);
+        afterD.release();
+        ScanResult resumed = older.await();        // inserting x.txt under the swept d must not fail
+
+        assertThat(resumed.errors()).isEmpty();
+        assertThat(index.lookup(root.resolve("d"))).isEmpty();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.orphans()).isEmpty();
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: a child is inserted only if no newer scan has listed its parent (parent.listed_by <= scan).
+    @Test
+    void olderScanDoesNotResurrectChildrenANewerScanSwept() throws Exception {
+        Path root = tree("d/", "d/kept.txt", "d/gone.txt", "d/gonedir/", "d/gonedir/z.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause afterD = walker.pauseAfterListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        afterD.awaitPaused();                      // holds kept.txt, gone.txt, gonedir
+        Trees.delete(root.resolve("d/gone.txt"));
+        Trees.delete(root.resolve("d/gonedir"));
+        assertThat(index.scan(root).deleted()).isEqualTo(3);
+        afterD.release();
+        older.await();
+
+        assertThat(index.lookup(root.resolve("d/gone.txt"))).isEmpty();
+        assertThat(index.lookup(root.resolve("d/gonedir"))).isEmpty();
+        assertThat(index.lookup(root.resolve("d/kept.txt"))).isPresent();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: ids are never reused (AUTOINCREMENT), so a swept directory's id cannot come back on an unrelated row.
+    @Test
+    void aSweptDirectorysIdIsNeverGivenToANewRowThatAnOlderScanCouldFill() throws Exception {
+        Path root = tree("keep.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        // Created after the first scan, so d is the newest row but for its own children: once d's subtree is swept,
+        // a table that hands out max(id) + 1 gives the very next row d's id.
+        Trees.create(root, "d/", "d/c1.txt", "d/c2.txt");
+        index.scan(root);
+        long deletedDirId = index.lookup(root.resolve("d")).orElseThrow().id();
+        long newestDeletedId = invariants.maxId();
+        PausingWalker walker = walker();
+        PausingWalker.Pause afterD = walker.pauseAfterListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        afterD.awaitPaused();                      // holds d's listing (c1.txt, c2.txt) for directory row deletedDirId
+        Trees.delete(root.resolve("d"));
+        index.scan(root);                          // sweeps d, c1.txt, c2.txt
+        Files.writeString(root.resolve("new.txt"), "new");
+        index.scan(root);                          // the first row inserted since the sweep
+        FileEntry fresh = index.lookup(root.resolve("new.txt")).orElseThrow();
+        afterD.release();
+        older.await();
+
+        // With id reuse, new.txt would be a FILE row with d's id and listed_by 0, so the older scan's conditional
+        // insert (parent exists and parent.listed_by <= scan) would pass and hang c1.txt and c2.txt under a file.
+        assertThat(fresh.id()).isGreaterThan(newestDeletedId).isGreaterThan(deletedDirId);
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(index.children(root.resolve("new.txt"))).isEmpty();
+        assertIndexMatchesDisk(index, root);
+    }
+
+    // Protocol (beyond the seed): a partial scan bumps its trunk, claims only its root: only that stops older scans.
+    @Test
+    void olderFullScanRefreshesTheTrunkOfANewerPartialScanButLeavesItsSubtreeAlone() throws Exception {
+        Path root = tree("a/", "a/x.txt", "a/gone.txt", "a/b/", "a/b/sibling.txt", "a/b/c/", "a/b/c/in.txt",
+                "a/b/c/old.txt", "side/", "side/s.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeA = walker.pauseBeforeListing(root.resolve("a"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        beforeA.awaitPaused();                     // has claimed a, not yet listed it
+        write(root.resolve("a/x.txt"), 11);
+        Trees.delete(root.resolve("a/gone.txt"));
+        Trees.create(root, "a/new.txt", "a/b/c/new-in-c.txt");
+        write(root.resolve("a/b/sibling.txt"), 12);
+        Trees.delete(root.resolve("a/b/c/old.txt"));
+        ScanResult partial = index.scan(root.resolve("a/b/c"));
+        Trees.create(root, "a/b/c/late.txt");      // only the older scan could see these two changes in c
+        write(root.resolve("a/b/c/in.txt"), 13);
+        beforeA.release();
+        older.await();
+
+        assertThat(index.lookup(root.resolve("a/x.txt")).orElseThrow().size()).isEqualTo(11);
+        assertThat(index.lookup(root.resolve("a/gone.txt"))).isEmpty();
+        assertThat(index.lookup(root.resolve("a/new.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("a/b/sibling.txt")).orElseThrow().size()).isEqualTo(12);
+        // The intersection with the newer scan is as if the older scan never ran: c holds the partial scan's view.
+        List<FileEntry> c = index.children(root.resolve("a/b/c"));
+        assertThat(c).extracting(FileEntry::name).containsExactly("in.txt", "new-in-c.txt");
+        assertThat(c).extracting(FileEntry::scanId).containsOnly(partial.scanId());
+        assertThat(c.get(0).size()).isEqualTo("a/b/c/in.txt".length());
+        assertThat(invariants.staleRows()).isEmpty();
+
+        index.scan(root);
+        assertIndexMatchesDisk(index, root);
+    }
+
+    // Protocol: the listed_by gate and scan_id guard keep an older partial scan out of what a newer full scan listed.
+    @Test
+    void olderPartialScanResumingAfterANewerFullScanChangesNothing() throws Exception {
+        Path root = tree("a/", "a/x.txt", "a/b/", "a/b/c/", "a/b/c/in.txt", "a/b/c/old.txt", "a/b/c/sub/",
+                "a/b/c/sub/s.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause afterC = walker.pauseAfterListing(root.resolve("a/b/c"));
+
+        ScanSession older = index.startScan(root.resolve("a/b/c"), with(walker));
+        afterC.awaitPaused();                      // holds c's listing: in.txt, old.txt, sub
+        Trees.delete(root.resolve("a/b/c/old.txt"));
+        Trees.delete(root.resolve("a/b/c/sub"));
+        write(root.resolve("a/b/c/in.txt"), 21);
+        write(root.resolve("a/x.txt"), 22);
+        Trees.create(root, "a/b/c/new.txt");
+        ScanResult newer = index.scan(root);
+        afterC.release();
+        older.await();
+
+        assertThat(index.lookup(root.resolve("a/b/c/old.txt"))).isEmpty();
+        assertThat(index.lookup(root.resolve("a/b/c/sub"))).isEmpty();
+        assertThat(index.lookup(root.resolve("a/b/c/in.txt")).orElseThrow().size()).isEqualTo(21);
+        assertThat(index.lookup(root.resolve("a/b")).orElseThrow().scanId()).isEqualTo(newer.scanId());
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: an upsert applies only where row.scan_id <= scan, so an older listing never overwrites a newer one.
+    @Test
+    void olderScanDoesNotOverwriteAFileANewerScanRecorded() throws Exception {
+        Path root = tree("d/", "d/f.txt", "d/g.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause afterD = walker.pauseAfterListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        afterD.awaitPaused();                      // holds f.txt at its first size
+        write(root.resolve("d/f.txt"), 31);
+        // A scan of the file itself: it writes f.txt's row but does not list d, so only the row's scan_id (not d's
+        // listed_by) stands between the older scan's stale listing and the newer data.
+        ScanResult newer = index.scan(root.resolve("d/f.txt"));
+        afterD.release();
+        older.await();
+
+        FileEntry f = index.lookup(root.resolve("d/f.txt")).orElseThrow();
+        assertThat(f.size()).isEqualTo(31);
+        assertThat(f.scanId()).isEqualTo(newer.scanId());
+        assertIndexMatchesDisk(index, root);
+    }
+
+    // Protocol: marking children stale takes only rows with scan_id < scan, never a row a newer scan wrote.
+    @Test
+    void markingChildrenStaleNeverTakesARowANewerScanWrote() throws Exception {
+        Path root = tree("d/", "d/f.txt", "d/g.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeRoot = walker.pauseBeforeListing(root);
+
+        ScanSession older = index.startScan(root, with(walker));
+        beforeRoot.awaitPaused();                  // will claim d (and mark its children) only when it goes on
+        write(root.resolve("d/f.txt"), 41);
+        ScanResult newer = index.scan(root.resolve("d/f.txt"));   // writes d (trunk) and f.txt, claims neither d
+        write(root.resolve("d/f.txt"), 42);       // a change no scan newer than the older one has seen
+        beforeRoot.release();
+        older.await();
+
+        // Had the older scan's mark taken f.txt over (scan_id := older), its listing would then overwrite it with 42.
+        FileEntry f = index.lookup(root.resolve("d/f.txt")).orElseThrow();
+        assertThat(f.size()).isEqualTo(41);
+        assertThat(f.scanId()).isEqualTo(newer.scanId());
+        assertThat(index.lookup(root.resolve("d/g.txt")).orElseThrow().scanId()).isEqualTo(older.scanId());
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: the sweep deletes only rows whose stale mark this scan owns (scan_id = scan), never a newer scan's.
+    @Test
+    void olderScanDoesNotSweepRowsANewerRunningScanMarked() throws Exception {
+        Path root = tree("d/", "d/f.txt", "d/sub/", "d/sub/g.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker olderWalker = walker();
+        PausingWalker.Pause olderBeforeD = olderWalker.pauseBeforeListing(root.resolve("d"));
+        PausingWalker newerWalker = walker();
+        PausingWalker.Pause newerBeforeD = newerWalker.pauseBeforeListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(olderWalker));
+        olderBeforeD.awaitPaused();
+        ScanSession newer = index.startScan(root, with(newerWalker));
+        newerBeforeD.awaitPaused();                // has claimed d and marked f.txt and sub stale for itself
+        olderBeforeD.release();
+        older.await();                             // completes and sweeps while the newer scan is still running
+
+        assertThat(index.lookup(root.resolve("d/f.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("d/sub/g.txt"))).isPresent();
+        newerBeforeD.release();
+        newer.await();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: a row a newer scan confirmed (scan_id := newer, stale := 0) survives an older scan's sweep.
+    @Test
+    void olderScanDoesNotDeleteAFileANewerScanConfirmed() throws Exception {
+        Path root = tree("d/", "d/n.txt", "d/other.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("d/n.txt"));
+        PausingWalker walker = walker();
+        PausingWalker.Pause afterD = walker.pauseAfterListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        afterD.awaitPaused();                      // n.txt is marked stale and missing from the listing it holds
+        Trees.create(root, "d/n.txt");
+        index.scan(root.resolve("d/n.txt"));
+        afterD.release();
+        older.await();
+
+        assertThat(index.lookup(root.resolve("d/n.txt"))).isPresent();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: removing a missing partial-scan root marks it only where scan_id <= scan; a newer scan's row stays.
+    @Test
+    void removingAMissingRootKeepsTheRowANewerScanWrote() throws Exception {
+        Path root = tree("a/", "a/f.txt", "keep.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("a"));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+
+        ScanSession older = index.startScan(root.resolve("a"),
+                ScanOptions.defaults().withRemoveMissingRoot(true).withListener(holdAtStart(started, go)));
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();   // found a missing, about to remove its row
+        Trees.create(root, "a/", "a/g.txt");
+        index.scan(root.resolve("a"));
+        go.countDown();
+        older.await();
+
+        assertThat(index.lookup(root.resolve("a"))).isPresent();
+        assertThat(index.lookup(root.resolve("a/g.txt"))).isPresent();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: a directory that vanished while listing is marked stale only where scan_id <= scan.
+    @Test
+    void vanishedDirectoryIsKeptWhenANewerScanRecordedItAgain() throws Exception {
+        Path root = tree("d/", "d/f.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeD = walker.pauseBeforeListing(root.resolve("d"));
+        PausingWalker.Pause afterD = walker.pauseAfterListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        beforeD.awaitPaused();
+        Trees.delete(root.resolve("d"));
+        beforeD.release();
+        afterD.awaitPaused();                      // its listing of d failed: d is gone
+        Trees.create(root, "d/", "d/g.txt");
+        index.scan(root);
+        afterD.release();
+        older.await();
+
+        assertThat(index.lookup(root.resolve("d/g.txt"))).isPresent();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: a directory row turned into a file is claimed and emptied, so late older listings cannot refill it.
+    @Test
+    void directoryReplacedByAFileKeepsNoChildrenEvenWhenAnOlderListingArrivesLate() throws Exception {
+        Path root = tree("d/", "d/x.txt", "d/sub/", "d/sub/y.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause afterD = walker.pauseAfterListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        afterD.awaitPaused();                      // holds d's listing: x.txt, sub
+        Trees.delete(root.resolve("d"));
+        write(root.resolve("d"), 51);
+        assertThat(index.scan(root).deleted()).isEqualTo(3);
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        afterD.release();
+        older.await();
+
+        assertThat(index.lookup(root.resolve("d")).orElseThrow().kind()).isEqualTo(FileKind.FILE);
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
+    // Protocol: a former directory's children go in the transaction that converts it, even if the scan is cancelled.
+    @Test
+    void contentsOfADirectoryFoundReplacedByAFileGoAtOnceEvenIfTheScanIsCancelled() throws Exception {
+        Path root = tree("b/", "b/x.txt", "b/sub/", "b/sub/y.txt", "c/", "c/z.txt", "d/");  // d: still to list
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("b"));
+        write(root.resolve("b"), 71);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeC = walker.pauseBeforeListing(root.resolve("c"));
+
+        ScanSession scan = index.startScan(root, with(walker));
+        beforeC.awaitPaused();                     // has applied the root's listing, where b is now a file
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(index.lookup(root.resolve("b/x.txt"))).isEmpty();
+        scan.cancel();
+        beforeC.release();
+        assertThatThrownBy(scan::await).isInstanceOf(CancellationException.class);
+
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(invariants.staleRows()).isEmpty();
+        assertIndexMatchesDisk(index, root);
+    }
+
+    // Protocol: the same when the scan learns of the conversion from a failed listing (vanished with a replacement).
+    @Test
+    void contentsOfADirectoryThatBecameAFileBeforeItWasListedGoAtOnce() throws Exception {
+        Path root = tree("b/", "b/x.txt", "b/sub/", "b/sub/y.txt", "c/", "c/z.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeB = walker.pauseBeforeListing(root.resolve("b"));
+        PausingWalker.Pause beforeC = walker.pauseBeforeListing(root.resolve("c"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        beforeB.awaitPaused();                     // has claimed b and marked its children stale
+        Trees.delete(root.resolve("b"));
+        write(root.resolve("b"), 72);
+        beforeB.release();
+        beforeC.awaitPaused();                     // listing b failed: it recorded b as the file it now is
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        index.scan(root);
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertIndexMatchesDisk(index, root);
+        beforeC.release();
+        older.await();
+
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(invariants.staleRows()).isEmpty();
+        assertIndexMatchesDisk(index, root);
+    }
+
+    // Protocol: a partial scan hangs its root only under trunk rows that are directories (a newer scan's file wins).
+    @Test
+    void olderPartialScanDoesNotHangItsRootUnderATrunkEntryANewerScanRecordedAsAFile() throws Exception {
+        Path root = tree("d", "other.txt");       // d starts as a file
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("d"));
+        Trees.create(root, "d/", "d/c/", "d/c/f.txt");
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+
+        ScanSession older = index.startScan(root.resolve("d/c"), ScanOptions.defaults()
+                .withListener(holdAtStart(started, go)));
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();   // resolved d/c, has not written its trunk yet
+        Trees.delete(root.resolve("d"));
+        write(root.resolve("d"), 61);
+        index.scan(root);                          // records d as a file (never a directory: listed_by 0)
+        Trees.delete(root.resolve("d"));
+        Trees.create(root, "d/", "d/c/", "d/c/f.txt");
+        go.countDown();
+        older.await();
+
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(index.lookup(root.resolve("d")).orElseThrow().kind()).isEqualTo(FileKind.FILE);
+        index.scan(root);
+        assertIndexMatchesDisk(index, root);
+    }
+
+    // Protocol: a scan descends into every directory it lists, including one that was a file in the index before.
+    @Test
+    void fileReplacedByADirectoryIsDescendedIntoByTheNextScan() {
+        Path root = tree("d", "e/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("d"));
+        Trees.create(root, "d/", "d/inside.txt", "d/deeper/", "d/deeper/z.txt");
+
+        index.scan(root);
+
+        assertIndexMatchesDisk(index, root);
+    }
+
+    /** Opens an index on {@link #database()} with table names no other test uses. */
+    protected FsIndex openIndex() {
+        String prefix = TestDatabase.freshPrefix();
+        invariants = new IndexInvariants(database(), prefix);
+        FsIndex index = database().builder(prefix).build();
+        opened.add(index);
+        return index;
+    }
+
+    /**
+     * A pausing walker that is released after the test, so no scan stays blocked. It hands out listings sorted by
+     * name, so a scan lists sibling directories in name order and each test knows which comes first.
+     */
+    protected PausingWalker walker() {
+        PausingWalker walker = new PausingWalker(new NameOrderWalker());
+        walkers.add(walker);
+        return walker;
+    }
+
+    /** Creates the tree under the test's temporary directory and returns its real path, as scans store it. */
+    protected Path tree(String... paths) {
+        Path root = tmp.resolve("tree");
+        Trees.create(root, "./");
+        Trees.create(root, paths);
+        try {
+            return root.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The real filesystem, with each listing sorted by name. */
+    private static final class NameOrderWalker implements Walker {
+        private final Walker nio = new NioWalker();
+
+        @Override
+        public FileStat stat(Path path) throws IOException {
+            return nio.stat(path);
+        }
+
+        @Override
+        public FileStat statFollowingLinks(Path path) throws IOException {
+            return nio.statFollowingLinks(path);
+        }
+
+        @Override
+        public DirectoryListing list(Path directory) throws IOException {
+            DirectoryListing listing = nio.list(directory);
+            List<WalkedEntry> sorted = new ArrayList<>(listing.entries());
+            sorted.sort(Comparator.comparing(WalkedEntry::name));
+            return new DirectoryListing(sorted, listing.problems());
+        }
+    }
+
+    private static ScanOptions with(PausingWalker walker) {
+        return ScanOptions.defaults().withWalker(walker);
+    }
+
+    private void assertIndexMatchesDisk(FsIndex index, Path root) {
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+        assertThat(invariants.childrenOfNonDirectories()).isEmpty();
+        assertThat(invariants.rowsOlderThanTheirParentsListing()).isEmpty();
+    }
+
+    private static void write(Path file, int size) throws IOException {
+        Files.writeString(file, "x".repeat(size));
+    }
+
+    /**
+     * A listener that stops its scan when it starts: after the root is resolved (or found missing) and before
+     * anything is written. The walker cannot pause there, as no directory has been listed yet.
+     */
+    private ScanListener holdAtStart(CountDownLatch started, CountDownLatch go) {
+        gates.add(go);
+        return new ScanListener() {
+            @Override
+            public void started(long scanId, Path scanRoot) {
+                started.countDown();
+                try {
+                    if (!go.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the test never let scan " + scanId + " go on");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+    }
+}
