@@ -46,7 +46,7 @@ public interface FileSink {
 
     /**
      * Ends the scan. A completed scan deletes what it found gone and returns how many rows that removed; a scan that
-     * did not complete deletes nothing and returns 0.
+     * did not complete deletes nothing more and returns 0.
      */
     long finish(boolean completed);
 }

@@ -19,7 +19,10 @@ public interface ScanSession {
     /** A snapshot of the progress so far. */
     ScanProgress progress();
 
-    /** Asks the scan to stop soon; a cancelled scan deletes nothing and leaves existing rows as they were. */
+    /**
+     * Asks the scan to stop soon. A cancelled scan deletes nothing it merely did not see, and leaves existing rows
+     * as they were; only the contents of a directory it already found replaced by a file are gone.
+     */
     void cancel();
 
     /** Returns true once the scan has completed, failed or been cancelled. */
