@@ -10,6 +10,7 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.testkit.PausingWalker;
 import io.fsindex.testkit.TestDatabase;
 import io.fsindex.testkit.Trees;
 import java.io.IOException;
@@ -138,9 +139,10 @@ abstract class InnoDbBehaviourTest {
     void aReReadAfterANoOpUpsertSeesTheRowAnotherScanCommittedMeanwhile() throws Exception {
         Path root = tree("f.txt");
         FsIndex index = openIndex();
-        PausingWalker walker = PausingWalker.beforeTheTrunk();
+        PausingWalker walker = new PausingWalker();
+        PausingWalker.Pause pause = walker.pauseBeforeFirstStat();
         ScanSession older = index.startScan(root, ScanOptions.defaults().withWalker(walker));
-        walker.awaitPause();
+        pause.awaitPaused();
 
         try (Connection newer = server().connect(); Connection observer = server().connect()) {
             newer.setAutoCommit(false);
@@ -149,7 +151,7 @@ abstract class InnoDbBehaviourTest {
                 s.executeUpdate("INSERT INTO " + prefix + "files (parent, name, kind, scan_id)"
                         + " VALUES (NULL, '/', 'DIRECTORY', " + newerScan + ")");
             }
-            walker.resume();
+            pause.release();
             awaitLockWait(observer); // the older scan's upsert of "/" waits for the newer scan's row
             newer.commit();
         }
@@ -172,9 +174,10 @@ abstract class InnoDbBehaviourTest {
         index.scan(root);
         long d = index.lookup(root.resolve("d")).orElseThrow().id();
         Trees.create(root, "d/new.txt");
-        PausingWalker walker = PausingWalker.afterListing(root.resolve("d"));
+        PausingWalker walker = new PausingWalker();
+        PausingWalker.Pause pause = walker.pauseAfterListing(root.resolve("d"));
         ScanSession older = index.startScan(root, ScanOptions.defaults().withWalker(walker));
-        walker.awaitPause(); // the older scan has claimed d and read new.txt from disk, but not written it yet
+        pause.awaitPaused(); // the older scan has claimed d and read new.txt from disk, but not written it yet
 
         try (Connection newer = server().connect(); Connection observer = server().connect()) {
             newer.setAutoCommit(false);
@@ -186,7 +189,7 @@ abstract class InnoDbBehaviourTest {
                 s.executeUpdate("UPDATE " + prefix + "files SET stale = 1, scan_id = " + newerScan
                         + " WHERE parent = " + d + " AND scan_id < " + newerScan);
             }
-            walker.resume();
+            pause.release();
             awaitLockWait(observer); // the older scan's guard waits for the claim
             newer.commit();
         }
@@ -271,12 +274,13 @@ abstract class InnoDbBehaviourTest {
         Path root = tree("sub/", "sub/in.txt", "f.txt");
         FsIndex index = openIndex();
         index.scan(root);
-        PausingWalker walker = PausingWalker.afterListing(root);
+        PausingWalker walker = new PausingWalker();
+        PausingWalker.Pause pause = walker.pauseAfterListing(root);
         ScanSession older = index.startScan(root, ScanOptions.defaults().withWalker(walker));
-        walker.awaitPause();
+        pause.awaitPaused();
 
         index.scan(root.resolve("sub"));
-        walker.resume();
+        pause.release();
         ScanResult r = older.await();
 
         assertThat(r.unchanged()).as("the root and f.txt").isEqualTo(2);

@@ -74,6 +74,16 @@ public final class PausingWalker implements Walker {
         return arm(directory, true);
     }
 
+    /**
+     * Arms a one-shot pause: the first scan to read any attributes stops before reading them, which is before it
+     * has written anything (a scan reads its trunk and root before it touches the index).
+     */
+    public Pause pauseBeforeFirstStat() {
+        Pause pause = new Pause(null, false);
+        pauses.add(pause);
+        return pause;
+    }
+
     /** Releases every pause, reached or not, so no scan using this walker blocks any more; for cleanup. */
     public void releaseAll() {
         pauses.forEach(Pause::release);
@@ -81,6 +91,7 @@ public final class PausingWalker implements Walker {
 
     @Override
     public FileStat stat(Path path) throws IOException {
+        hold(null, false);
         return delegate.stat(path);
     }
 
@@ -112,7 +123,8 @@ public final class PausingWalker implements Walker {
 
     private void hold(Path directory, boolean afterListing) throws InterruptedIOException {
         for (Pause p : pauses) {
-            if (p.afterListing == afterListing && p.directory.equals(directory) && p.taken.compareAndSet(false, true)) {
+            if (p.afterListing == afterListing && java.util.Objects.equals(p.directory, directory)
+                    && p.taken.compareAndSet(false, true)) {
                 p.block();
             }
         }
@@ -180,7 +192,8 @@ public final class PausingWalker implements Walker {
 
         @Override
         public String toString() {
-            return (afterListing ? "after listing " : "before listing ") + directory;
+            return directory == null ? "before the first stat" : (afterListing ? "after listing " : "before listing ")
+                    + directory;
         }
     }
 }
