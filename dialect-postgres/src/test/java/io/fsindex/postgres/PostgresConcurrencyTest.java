@@ -2,25 +2,20 @@ package io.fsindex.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fsindex.api.DirectoryListing;
-import io.fsindex.api.FileStat;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
-import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
-import io.fsindex.core.NioWalker;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.testkit.PausingWalker;
 import io.fsindex.testkit.TestDatabase;
 import io.fsindex.testkit.Trees;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -234,11 +229,10 @@ class PostgresConcurrencyTest {
         Trees.create(root, "e/", "e/x.txt");
         long rootId = index.lookup(root).orElseThrow().id();
 
-        CountDownLatch listing = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Walker pausing = new PausingWalker(root.toRealPath(), listing, release);
+        PausingWalker pausing = new PausingWalker();
+        PausingWalker.Pause listed = pausing.pauseAfterListing(root.toRealPath());
         ScanSession scan = index.startScan(root, ScanOptions.defaults().withWalker(pausing));
-        assertThat(listing.await(30, TimeUnit.SECONDS)).isTrue();
+        listed.awaitPaused();
 
         // A newer partial scan (of root/e/...) inserts e as part of its trunk, without claiming it.
         PgSession newer = session();
@@ -247,7 +241,7 @@ class PostgresConcurrencyTest {
         newer.begin();
         assertThat(newer.run(dialect.upsertChild(t), entry(rootId, "e", "DIRECTORY", s2))).isEqualTo(1);
 
-        release.countDown();
+        listed.release();
         Future<ScanResult> result = executor.submit(() -> scan.await());
         assertThat(monitor.awaitAnyLockWaitOn(t.filesName(), result))
                 .as("the scan's upsert of e must wait for the newer scan's insert").isTrue();
@@ -258,41 +252,4 @@ class PostgresConcurrencyTest {
     }
 
     /** Wraps the NIO walker and pauses the first listing of {@code dir} until released. */
-    private static final class PausingWalker implements Walker {
-        private final Walker nio = new NioWalker();
-        private final Path dir;
-        private final CountDownLatch reached;
-        private final CountDownLatch release;
-
-        PausingWalker(Path dir, CountDownLatch reached, CountDownLatch release) {
-            this.dir = dir;
-            this.reached = reached;
-            this.release = release;
-        }
-
-        @Override
-        public FileStat stat(Path path) throws IOException {
-            return nio.stat(path);
-        }
-
-        @Override
-        public FileStat statFollowingLinks(Path path) throws IOException {
-            return nio.statFollowingLinks(path);
-        }
-
-        @Override
-        public DirectoryListing list(Path directory) throws IOException {
-            DirectoryListing listing = nio.list(directory);
-            if (directory.equals(dir) && reached.getCount() > 0) {
-                reached.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while paused", e);
-                }
-            }
-            return listing;
-        }
-    }
 }

@@ -3,17 +3,13 @@ package io.fsindex.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fsindex.api.DirectoryListing;
-import io.fsindex.api.FileStat;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanSession;
-import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
-import io.fsindex.core.NioWalker;
+import io.fsindex.testkit.PausingWalker;
 import io.fsindex.testkit.Trees;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -27,8 +23,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -162,13 +156,14 @@ class SqliteSettingsTest {
         try (FsIndex index = FsIndex.builder().jdbcUrl(url()).retryTimeout(Duration.ofMillis(300)).build()) {
             index.scan(root);
             Trees.delete(root.resolve("keep.txt"));
-            PausingWalker walker = new PausingWalker(root.resolve("a"));
+            PausingWalker walker = new PausingWalker();
+            PausingWalker.Pause beforeA = walker.pauseBeforeListing(root.resolve("a"));
             ScanSession session = index.startScan(root, ScanOptions.defaults().withWalker(walker));
-            assertThat(walker.reached.await(1, TimeUnit.MINUTES)).isTrue();
+            beforeA.awaitPaused();
 
             try (Connection holder = RawSqlite.connect(url()); Statement s = holder.createStatement()) {
                 s.execute("BEGIN IMMEDIATE");
-                walker.release.countDown();
+                beforeA.release();
                 assertThatThrownBy(session::await)
                         .isInstanceOf(ScanFailedException.class)
                         .hasMessageContaining("busy")
@@ -224,40 +219,6 @@ class SqliteSettingsTest {
     }
 
     /** Pauses the scan just before it lists one directory, until released. */
-    private static final class PausingWalker implements Walker {
-        private final Walker nio = new NioWalker();
-        private final Path pauseAt;
-        final CountDownLatch reached = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        PausingWalker(Path pauseAt) {
-            this.pauseAt = pauseAt;
-        }
-
-        @Override
-        public FileStat stat(Path path) throws IOException {
-            return nio.stat(path);
-        }
-
-        @Override
-        public FileStat statFollowingLinks(Path path) throws IOException {
-            return nio.statFollowingLinks(path);
-        }
-
-        @Override
-        public DirectoryListing list(Path directory) throws IOException {
-            if (directory.equals(pauseAt)) {
-                reached.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while paused", e);
-                }
-            }
-            return nio.list(directory);
-        }
-    }
 
     /**
      * An application's data source as it is, except that it notes, for every statement fsindex prepares, whether

@@ -13,7 +13,6 @@ import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
-import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.NioWalker;
 import java.io.IOException;
@@ -537,8 +536,7 @@ public abstract class FilesystemConformanceTest {
      * Delegates to {@link NioWalker} and changes the disk once at an exact point: just before, or just after, one
      * directory is listed. "After" means the scan holds that listing but has listed none of its subdirectories.
      */
-    static final class ChangeOnListing implements Walker {
-        private final Walker nio = new NioWalker();
+    static final class ChangeOnListing extends ForwardingWalker {
         private final Path directory;
         private final boolean before;
         private final DiskChange change;
@@ -567,22 +565,12 @@ public abstract class FilesystemConformanceTest {
         }
 
         @Override
-        public FileStat stat(Path path) throws IOException {
-            return nio.stat(path);
-        }
-
-        @Override
-        public FileStat statFollowingLinks(Path path) throws IOException {
-            return nio.statFollowingLinks(path);
-        }
-
-        @Override
         public DirectoryListing list(Path dir) throws IOException {
             boolean mine = dir.equals(directory) && !changed.get();
             if (mine && before) {
                 changeOnce();
             }
-            DirectoryListing listing = nio.list(dir);
+            DirectoryListing listing = super.list(dir);
             if (mine && !before) {
                 changeOnce();
             }

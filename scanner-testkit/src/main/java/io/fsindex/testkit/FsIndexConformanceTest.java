@@ -325,18 +325,7 @@ public abstract class FsIndexConformanceTest {
         java.util.concurrent.atomic.AtomicReference<io.fsindex.api.ScanSession> session =
                 new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-        io.fsindex.api.Walker cancelAfterRoot = new io.fsindex.api.Walker() {
-            private final io.fsindex.core.NioWalker nio = new io.fsindex.core.NioWalker();
-
-            @Override
-            public io.fsindex.api.FileStat stat(Path path) throws IOException {
-                return nio.stat(path);
-            }
-
-            @Override
-            public io.fsindex.api.FileStat statFollowingLinks(Path path) throws IOException {
-                return nio.statFollowingLinks(path);
-            }
+        io.fsindex.api.Walker cancelAfterRoot = new ForwardingWalker() {
 
             @Override
             public io.fsindex.api.DirectoryListing list(Path directory) throws IOException {
@@ -346,7 +335,7 @@ public abstract class FsIndexConformanceTest {
                     throw new java.io.InterruptedIOException();
                 }
                 session.get().cancel();
-                return nio.list(directory);
+                return super.list(directory);
             }
         };
         session.set(index.startScan(root, ScanOptions.defaults().withWalker(cancelAfterRoot)));

@@ -6,15 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileKind;
-import io.fsindex.api.FileStat;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.api.WalkedEntry;
-import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
-import io.fsindex.core.NioWalker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -500,22 +497,11 @@ public abstract class ScanRaceConformanceTest {
     }
 
     /** The real filesystem, with each listing sorted by name. */
-    private static final class NameOrderWalker implements Walker {
-        private final Walker nio = new NioWalker();
-
-        @Override
-        public FileStat stat(Path path) throws IOException {
-            return nio.stat(path);
-        }
-
-        @Override
-        public FileStat statFollowingLinks(Path path) throws IOException {
-            return nio.statFollowingLinks(path);
-        }
+    private static final class NameOrderWalker extends ForwardingWalker {
 
         @Override
         public DirectoryListing list(Path directory) throws IOException {
-            DirectoryListing listing = nio.list(directory);
+            DirectoryListing listing = super.list(directory);
             List<WalkedEntry> sorted = new ArrayList<>(listing.entries());
             sorted.sort(Comparator.comparing(WalkedEntry::name));
             return new DirectoryListing(sorted, listing.problems());
