@@ -16,7 +16,6 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.NioWalker;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -42,9 +41,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How scans treat a real filesystem, on a real database: symbolic links (recorded, optionally followed, loops
@@ -61,44 +58,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code lookup} resolves a path's parent to its real path, which would answer for a link's target instead of the
  * rows recorded under the link.
  */
-public abstract class FilesystemConformanceTest {
+public abstract class FilesystemConformanceTest extends IndexTest {
     /** Guards the tests where a wrong implementation would block forever (opening a FIFO, following a loop). */
     private static final Duration HANG_GUARD = Duration.ofSeconds(60);
     private static final FileTime LINK_MTIME = FileTime.fromMillis(1_300_000_000_123L);
-
-    /** The database under test; called once per test, so return a shared instance. */
-    protected abstract TestDatabase database();
-
-    @TempDir
-    protected Path tmp;
-
-    private final List<FsIndex> opened = new ArrayList<>();
-    private String prefix;
-
-    /** Opens an index on {@link #database()} with table names no other test uses. */
-    protected FsIndex openIndex() {
-        prefix = TestDatabase.freshPrefix();
-        FsIndex index = database().builder(prefix).build();
-        opened.add(index);
-        return index;
-    }
-
-    @AfterEach
-    void closeIndexes() {
-        opened.forEach(FsIndex::close);
-    }
-
-    /** A tree under the temporary directory, as a real path (the form scans store). */
-    protected Path tree(String... paths) {
-        Path root = tmp.resolve("tree");
-        Trees.create(root, "./");
-        Trees.create(root, paths);
-        try {
-            return root.toRealPath();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     // ---------------------------------------------------------------------------------------------- symbolic links
 
@@ -619,7 +582,7 @@ public abstract class FilesystemConformanceTest {
             names.add(path.getRoot().toString());
             path.forEach(name -> names.add(name.toString()));
             for (String name : names) {
-                String sql = "SELECT id, kind, size, mtime, link_target FROM " + prefix + "files WHERE name = ? AND "
+                String sql = "SELECT id, kind, size, mtime, link_target FROM " + prefix() + "files WHERE name = ? AND "
                         + (parent == null ? "parent IS NULL" : "parent = ?");
                 try (PreparedStatement s = c.prepareStatement(sql)) {
                     s.setString(1, name);
@@ -648,7 +611,7 @@ public abstract class FilesystemConformanceTest {
         }
         return withConnection(c -> {
             List<String> names = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("SELECT name FROM " + prefix + "files WHERE parent = ?")) {
+            try (PreparedStatement s = c.prepareStatement("SELECT name FROM " + prefix() + "files WHERE parent = ?")) {
                 s.setLong(1, dir.get().id());
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
@@ -702,7 +665,7 @@ public abstract class FilesystemConformanceTest {
      * first checked to be unreadable there, so the test cannot pass vacuously.
      */
     private ChildScan scanWithoutPermissionOverride(Path root, Path... expectDenied) throws IOException {
-        Properties properties = database().properties(prefix);
+        Properties properties = database().properties(prefix());
         List<String> args = new ArrayList<>();
         Path propertiesFile = Files.createTempFile(tmp, "index", ".properties");
         try (Writer w = Files.newBufferedWriter(propertiesFile)) {

@@ -14,46 +14,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scan behaviour every dialect must show, on a real database. A dialect's test extends this class and says in
  * {@link #database()} which database to use; see {@code scanner-testkit/README.md}.
  */
-public abstract class FsIndexConformanceTest {
-
-    /** The database under test; called once per test, so return a shared instance. */
-    protected abstract TestDatabase database();
-
-    @TempDir
-    protected Path tmp;
-
-    private final List<FsIndex> opened = new ArrayList<>();
-
-    /** Opens an index on {@link #database()} with table names no other test uses. */
-    protected FsIndex openIndex() {
-        return track(database().builder(TestDatabase.freshPrefix()).build());
-    }
-
-    /** Remembers an index so it is closed after the test. */
-    protected FsIndex track(FsIndex index) {
-        opened.add(index);
-        return index;
-    }
-
-    @AfterEach
-    void closeIndexes() {
-        opened.forEach(FsIndex::close);
-    }
-
-    protected Path tree(String... paths) {
-        Path root = tmp.resolve("tree");
-        Trees.create(root, "./");
-        Trees.create(root, paths);
-        return root;
-    }
+public abstract class FsIndexConformanceTest extends IndexTest {
 
     @Test
     void scanRecordsEveryEntryAndARescanChangesNothing() {

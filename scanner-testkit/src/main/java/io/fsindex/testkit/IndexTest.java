@@ -1,0 +1,63 @@
+package io.fsindex.testkit;
+
+import io.fsindex.core.FsIndex;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the conformance suites share: the database under test, a temporary directory for trees, and indexes with
+ * table names of their own that are closed after each test.
+ */
+public abstract class IndexTest {
+
+    /** The database under test; called once per test, so return a shared instance. */
+    protected abstract TestDatabase database();
+
+    @TempDir
+    protected Path tmp;
+
+    private final List<FsIndex> opened = new ArrayList<>();
+    private String prefix;
+
+    /** Opens an index on {@link #database()} with table names no other test uses. */
+    protected FsIndex openIndex() {
+        prefix = TestDatabase.freshPrefix();
+        return track(database().builder(prefix).build());
+    }
+
+    /** The table prefix of the index {@link #openIndex()} opened last. */
+    protected String prefix() {
+        return prefix;
+    }
+
+    /** Remembers an index so it is closed after the test. */
+    protected FsIndex track(FsIndex index) {
+        opened.add(index);
+        return index;
+    }
+
+    @AfterEach
+    void closeIndexes() {
+        opened.forEach(FsIndex::close);
+    }
+
+    /**
+     * Creates a tree under the temporary directory (see {@link Trees#create}) and returns its root as a real path,
+     * the form scans store.
+     */
+    protected Path tree(String... paths) {
+        Path root = tmp.resolve("tree");
+        Trees.create(root, "./");
+        Trees.create(root, paths);
+        try {
+            return root.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
