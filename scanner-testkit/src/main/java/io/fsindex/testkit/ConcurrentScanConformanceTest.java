@@ -118,6 +118,8 @@ public abstract class ConcurrentScanConformanceTest {
             RawIndex raw = new RawIndex(database(), prefix);
             assertThat(raw.orphans()).isZero();
             assertThat(raw.staleRows()).isZero();
+            // Every scan inserted the filesystem root at the same moment; a NULL parent must not have let two in.
+            assertThat(raw.queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE parent IS NULL")).isOne();
         } finally {
             pool.shutdownNow();
             own.forEach(FsIndex::close);
