@@ -166,8 +166,11 @@ public final class Bench implements Callable<Integer> {
             if (selected.contains(Engine.postgres)) {
                 postgres(main, tree);
             }
-            if (selected.contains(Engine.mysql) || selected.contains(Engine.mariadb)) {
-                report.note("MySQL/MariaDB scenarios are not implemented yet; skipped.");
+            if (selected.contains(Engine.mysql)) {
+                innoDb(MySqlServer.Kind.MYSQL, n, tree);
+            }
+            if (selected.contains(Engine.mariadb)) {
+                innoDb(MySqlServer.Kind.MARIADB, n, tree);
             }
             if (selected.contains(Engine.sqlite) && scenarios.contains(Scenario.flat)) {
                 flat(shape); // last: it is the scenario most likely to run out of heap
@@ -417,6 +420,63 @@ public final class Bench implements Callable<Integer> {
     private static void dropTables(PostgresServer server, String prefix) throws SQLException {
         try (Connection c = server.connect(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema CASCADE");
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------- MySQL and MariaDB
+
+    private void innoDb(MySqlServer.Kind kind, long n, Path tree) throws Exception {
+        String engine = kind.label.split(" ")[0];
+        MySqlServer server;
+        log("starting " + kind.label);
+        try {
+            server = MySqlServer.start(kind, run.resolve(kind.scheme));
+        } catch (IOException | SQLException | RuntimeException e) {
+            report.note(engine + " skipped: the embedded server did not start (" + rootCause(e) + "). On Debian it"
+                    + " needs libaio1 and libnuma1.");
+            return;
+        }
+        try (server) {
+            machine.add(engine + ": " + server.version() + " (embedded, innodb_flush_log_at_trx_commit=2)");
+            Series baseline = new Series();
+            Series cold = new Series();
+            Series rescan = new Series();
+            for (int r = 0; r < runs; r++) {
+                log(engine + " run " + (r + 1) + "/" + runs + ": baseline LOAD DATA LOCAL INFILE");
+                try (Connection c = server.connect(server.loadDataUrl())) {
+                    Baselines.Load load = Baselines.findIntoLoadData(tree, c, run.resolve("load-data.tsv"));
+                    expect(load.rows() >= n, "the " + engine + " LOAD DATA loaded " + load.rows() + " rows for "
+                            + n);
+                    baseline.add(load.seconds(), HeapMonitor.Usage.NONE);
+                }
+                dropInnoDbTables(server, "bench_");
+                try (FsIndex index = FsIndex.builder().jdbcUrl(server.url()).user(server.user())
+                        .tablePrefix("bench_").build()) {
+                    log(engine + " run " + (r + 1) + "/" + runs + ": cold scan");
+                    ScanResult c = timedScan(index, tree, cold, engine + " cold scan");
+                    expect(c.added() >= n, engine + " cold scan added " + c.added() + " rows for " + n);
+                    if (scenarios.contains(Scenario.rescan)) {
+                        log(engine + " run " + (r + 1) + "/" + runs + ": rescan, nothing changed");
+                        timedScan(index, tree, rescan, engine + " rescan");
+                    }
+                }
+                dropInnoDbTables(server, "bench_");
+            }
+            report.add(row("baseline: find -printf, LOAD DATA LOCAL INFILE", engine, n, baseline, Double.NaN, "",
+                    "", null));
+            report.add(row("cold scan (empty index)", engine, n, cold, baseline.median(), "baseline", "≤ 4", 4));
+            if (!rescan.isEmpty()) {
+                report.add(row("rescan, nothing changed", engine, n, rescan, baseline.median(), "baseline", "≤ 2",
+                        2));
+            }
+        }
+        deleteTree(run.resolve(kind.scheme));
+    }
+
+    private static void dropInnoDbTables(MySqlServer server, String prefix) throws SQLException {
+        try (Connection c = server.connect(server.url()); Statement s = c.createStatement()) {
+            // files first: it references scans
+            s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema");
         }
     }
 
