@@ -66,21 +66,29 @@ public final class Bench implements Callable<Integer> {
             description = "scenarios to run: ${COMPLETION-CANDIDATES} (default all; rescan and churn run a cold scan"
                     + " first)")
     EnumSet<Scenario> scenarios = EnumSet.allOf(Scenario.class);
-    @Option(names = "--runs", defaultValue = "1", description = "runs per scenario; the table shows medians")
+    @Option(names = "--runs", defaultValue = "1", paramLabel = "N",
+            description = "runs per scenario; the table shows medians (default ${DEFAULT-VALUE})")
     int runs;
-    @Option(names = "--seed", defaultValue = "42", description = "seed of the generated trees and churn")
+    @Option(names = "--seed", defaultValue = "42", paramLabel = "SEED",
+            description = "seed of the generated trees and churn (default ${DEFAULT-VALUE})")
     long seed;
-    @Option(names = "--min-files", defaultValue = "6", description = "fewest files per directory")
+    @Option(names = "--min-files", defaultValue = "6", paramLabel = "N",
+            description = "fewest files per directory (default ${DEFAULT-VALUE})")
     int minFiles;
-    @Option(names = "--max-files", defaultValue = "50", description = "most files per directory")
+    @Option(names = "--max-files", defaultValue = "50", paramLabel = "N",
+            description = "most files per directory (default ${DEFAULT-VALUE})")
     int maxFiles;
-    @Option(names = "--min-depth", defaultValue = "4", description = "fewest levels down to a leaf directory")
+    @Option(names = "--min-depth", defaultValue = "4", paramLabel = "N",
+            description = "fewest levels down to a leaf directory (default ${DEFAULT-VALUE})")
     int minDepth;
-    @Option(names = "--max-depth", defaultValue = "6", description = "most levels down to a leaf directory")
+    @Option(names = "--max-depth", defaultValue = "6", paramLabel = "N",
+            description = "most levels down to a leaf directory (default ${DEFAULT-VALUE})")
     int maxDepth;
-    @Option(names = "--min-name", defaultValue = "8", description = "shortest name")
+    @Option(names = "--min-name", defaultValue = "8", paramLabel = "N",
+            description = "shortest name (default ${DEFAULT-VALUE})")
     int minName;
-    @Option(names = "--max-name", defaultValue = "24", description = "longest name")
+    @Option(names = "--max-name", defaultValue = "24", paramLabel = "N",
+            description = "longest name (default ${DEFAULT-VALUE})")
     int maxName;
     @Option(names = "--postgres-url", paramLabel = "URL", description = "use this PostgreSQL server instead of an"
             + " embedded one (the benchmark creates and drops database " + PostgresServer.DATABASE + " there)")
