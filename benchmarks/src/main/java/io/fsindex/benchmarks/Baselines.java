@@ -11,10 +11,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.postgresql.PGConnection;
 
@@ -220,21 +218,5 @@ final class Baselines {
 
     private static double seconds(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e9;
-    }
-
-    /** Rows in {@code table}, read through {@code c}. */
-    static long count(Connection c, String table) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    /** Keeps a few values and answers their median. */
-    static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 }

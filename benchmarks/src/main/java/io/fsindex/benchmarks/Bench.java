@@ -39,10 +39,10 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Benchmarks fsindex scans against bulk-load baselines and prints one table of ratios.")
 public final class Bench implements Callable<Integer> {
-    /** The engines a run can cover. */
+    /** The engines a run can cover (lower case: they are the command line's values). */
     enum Engine { sqlite, postgres, mysql, mariadb }
 
-    /** The scenarios a run can cover; see docs/benchmarks.md for what each measures. */
+    /** The scenarios a run can cover (docs/benchmarks.md says what each measures); lower case like Engine. */
     enum Scenario { walk, cold, rescan, churn, growth, flat, concurrent }
 
     static final long MEMORY_TARGET_BYTES = 256L * 1024 * 1024;
@@ -253,16 +253,18 @@ public final class Bench implements Callable<Integer> {
         if (!baseline.isEmpty()) {
             report.add(row("baseline: " + baselineName, engine, n, baseline, Double.NaN, "", "", null));
         }
+        double base = baseline.median();
         if (!coldScan.isEmpty()) {
-            report.add(row("cold scan (empty index)", engine, n, coldScan, baseline.median(), "baseline", "≤ 2.5",
-                    2.5));
+            report.add(judgedOnlyAgainstTheRealBaseline(
+                    row("cold scan (empty index)", engine, n, coldScan, base, "baseline", "≤ 2.5", 2.5)));
         }
         if (!rescan.isEmpty()) {
-            report.add(row("rescan, nothing changed", engine, n, rescan, baseline.median(), "baseline", "≤ 1.5",
-                    1.5));
+            report.add(judgedOnlyAgainstTheRealBaseline(
+                    row("rescan, nothing changed", engine, n, rescan, base, "baseline", "≤ 1.5", 1.5)));
         }
         if (!churned.isEmpty()) {
-            report.add(row("rescan after churn", engine, n, churned, baseline.median(), "baseline", "≤ 1.6", 1.6));
+            report.add(judgedOnlyAgainstTheRealBaseline(
+                    row("rescan after churn", engine, n, churned, base, "baseline", "≤ 1.6", 1.6)));
         }
         if (scenarios.contains(Scenario.growth)) {
             growth(generator, coldScan);
@@ -401,7 +403,8 @@ public final class Bench implements Callable<Integer> {
                     dropTables(server, "bench_");
                 }
             }
-            report.add(row("baseline: find -printf into COPY FROM STDIN", engine, n, baseline, Double.NaN, "", "", null));
+            report.add(row("baseline: find -printf into COPY FROM STDIN", engine, n, baseline, Double.NaN, "", "",
+                    null));
             report.add(row("cold scan (empty index)", engine, n, cold, baseline.median(), "baseline", "≤ 4", 4));
             if (!rescan.isEmpty()) {
                 report.add(row("rescan, nothing changed", engine, n, rescan, baseline.median(), "baseline", "≤ 2",
@@ -512,6 +515,12 @@ public final class Bench implements Callable<Integer> {
         return r;
     }
 
+    /** A target is only judged against the issue's own baseline, never against the JDBC stand-in. */
+    private Report.Row judgedOnlyAgainstTheRealBaseline(Report.Row r) {
+        return realSqliteBaseline ? r : new Report.Row(r.scenario(), r.engine(), r.entries(), r.seconds(), r.ratio(),
+                r.relativeTo(), r.target(), null, r.heap());
+    }
+
     private Report.Row row(String scenario, String engine, long n, Series s, double reference, String relativeTo,
                            String target, double maxRatio) {
         double ratio = s.median() / reference;
@@ -535,7 +544,8 @@ public final class Bench implements Callable<Integer> {
     private void describeMachine(Path base) throws IOException {
         var os = ManagementFactory.getOperatingSystemMXBean();
         long memory = os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getTotalMemorySize() : -1;
-        machine.add("date: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME.withLocale(Locale.ROOT))
+        machine.add("date: " + ZonedDateTime.now()
+                .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME.withLocale(Locale.ROOT))
                 .replaceFirst("\\.\\d+", ""));
         machine.add("machine: " + os.getAvailableProcessors() + " CPUs, "
                 + (memory > 0 ? memory / (1024 * 1024) + " MiB memory, " : "") + System.getProperty("os.name") + " "
@@ -563,7 +573,10 @@ public final class Bench implements Callable<Integer> {
     }
 
     private static double median(List<Double> values) {
-        return Baselines.median(values);
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static String rootCause(Throwable e) {

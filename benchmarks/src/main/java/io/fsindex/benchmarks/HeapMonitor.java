@@ -75,7 +75,8 @@ final class HeapMonitor implements AutoCloseable {
         if (!measuring || !GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
             return;
         }
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+        GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
         if ("System.gc()".equals(info.getGcCause())) {
             return; // begin()'s own collection, whose notification may arrive after measuring started
         }

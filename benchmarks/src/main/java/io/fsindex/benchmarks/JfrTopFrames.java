@@ -65,7 +65,8 @@ public final class JfrTopFrames {
             total += millis;
         }
         System.out.printf(Locale.ROOT, "about %.1f s of samples on threads named %s*: %.1f s in native code, %.1f s"
-                + " in Java (sampling periods %s ms)%n", total / 1000, prefix, byKind.getOrDefault("native", 0.0) / 1000,
+                + " in Java (sampling periods %s ms)%n", total / 1000, prefix,
+                byKind.getOrDefault("native", 0.0) / 1000,
                 byKind.getOrDefault("java", 0.0) / 1000, periodMillis);
         double all = total;
         byFrame.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(rows)

@@ -172,17 +172,6 @@ public final class TreeGenerator {
         return max;
     }
 
-    /** The shallowest level of a leaf directory below the root. */
-    public int shallowestLeafDirectory() {
-        int min = Integer.MAX_VALUE;
-        for (int i = 0; i < directories; i++) {
-            if (subdirs[i] == 0) {
-                min = Math.min(min, depth[i]);
-            }
-        }
-        return min;
-    }
-
     /** The directories directly under {@code root}, the disjoint parts that partial scans can cover. */
     public List<Path> topLevelDirectories(Path root) {
         String[] names = names(0, subdirs[0]);
