@@ -231,4 +231,14 @@ abstract class InnoDbDialect implements Dialect {
     private static <T> Field<T> current(FsTables t, Field<T> column) {
         return field(DSL.name(t.filesName(), column.getName()), column.getType());
     }
+
+    /**
+     * The listing guard as a locking read ({@code FOR SHARE} / {@code LOCK IN SHARE MODE}), for the same reason as
+     * the parent guard of {@link #upsertChild}: a plain read at READ COMMITTED would not wait for a newer scan's
+     * uncommitted claim. It locks only the existing directory row, never a gap.
+     */
+    @Override
+    public Query readListedBy(FsTables t) {
+        return select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class))).forShare();
+    }
 }

@@ -130,6 +130,22 @@ public interface Dialect {
                 .and(t.kind.eq(inline("DIRECTORY")));
     }
 
+    /**
+     * Reads directory {@code :dir}'s {@code listed_by}: the guard every write below a directory takes first (a scan
+     * may write a directory's children only while no newer scan has listed it). Where transactions run concurrently,
+     * the read must hold a shared lock on the row until the transaction ends, so that a newer scan's claim of the
+     * directory (an {@code UPDATE} of the same row) waits for the write and then sees it, or the write waits for the
+     * claim and then sees {@code listed_by} too new. The row exists whenever the lock matters, so this locks no gap.
+     * A plain read by default, enough where write transactions are serialised (SQLite's {@code BEGIN IMMEDIATE}).
+     */
+    default Query readListedBy(FsTables t) {
+        return org.jooq.impl.DSL.select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class)));
+    }
+
+    /**
+     * No longer used by fsindex's own protocol (claiming a directory does not mark its children any more; a listing
+     * marks only the rows it finds missing); kept for dialects and tools built against it.
+     */
     /** Marks the children of {@code :dir} stale for scan {@code :scan}, except those a newer scan has written. */
     default Query markChildrenStale(FsTables t) {
         Field<Long> scan = param("scan", Long.class);
