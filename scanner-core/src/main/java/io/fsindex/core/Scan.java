@@ -159,68 +159,126 @@ final class Scan {
         return top;
     }
 
+    /** A group of listings is applied in one transaction once it holds this many directories... */
+    static final int GROUP_DIRECTORIES = 64;
+    /** ...or this many entries, whichever comes first (a larger directory makes a group of its own). */
+    static final int GROUP_ENTRIES = 4_096;
+
+    /**
+     * Lists pending directories depth first and applies their listings in groups, one transaction per group (see
+     * {@link SqlFileSink#applyAll}): many small directories then cost one commit, not one each. Each listing is still
+     * applied with its subdirectories' claims in one transaction; only its subdirectories are listed after it.
+     */
     private void walk(FileSink sink, Directory top) {
         Deque<Pending> stack = new ArrayDeque<>();
         stack.push(new Pending(top, rootAndTrunk));
+        List<Pending> group = new ArrayList<>();
+        List<Directory> dirs = new ArrayList<>();
+        List<List<WalkedEntry>> listings = new ArrayList<>();
         while (!stack.isEmpty()) {
-            if (cancelled || Thread.currentThread().isInterrupted()) {
-                throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
+            int entries = 0;
+            while (!stack.isEmpty() && group.size() < GROUP_DIRECTORIES && entries < GROUP_ENTRIES) {
+                checkNotCancelled();
+                Pending pending = stack.pop();
+                List<WalkedEntry> listed = list(sink, pending, top);
+                if (listed != null) {
+                    group.add(pending);
+                    dirs.add(pending.dir());
+                    listings.add(listed);
+                    entries += listed.size();
+                }
             }
-            Pending pending = stack.pop();
-            Directory dir = pending.dir();
-            DirectoryListing listing;
-            try {
-                listing = walker.list(dir.path());
-            } catch (NoSuchFileException | NotDirectoryException e) {
-                if (dir == top) {
-                    throw new ScanFailedException("scan root vanished while scanning: " + dir.path()
-                            + "; nothing was deleted", e);
-                }
-                sink.vanished(dir, replacement(dir.path()));
-                continue;
-            } catch (IOException e) {
-                if (dir == top) {
-                    throw new ScanFailedException("scan root cannot be listed: " + dir.path() + " (" + e
-                            + "); nothing was deleted", e);
-                }
-                report(new ScanError(dir.path(), e instanceof AccessDeniedException
-                        ? ScanError.Reason.ACCESS_DENIED : ScanError.Reason.IO_ERROR,
-                        "cannot list directory (" + e + "); its rows were kept as they were"));
-                sink.unreadable(dir);
+            if (group.isEmpty()) {
                 continue;
             }
-            if (!options.followSymlinks()) {
-                FileStat now = statOrNull(dir.path());
-                if (now != null && !now.isDirectory()) {
-                    // Replaced after its parent was listed, maybe by a link to a directory, which listing would have
-                    // followed: what was listed is not this directory's content, so record what is there now.
-                    if (dir == top) {
-                        throw new ScanFailedException("scan root was replaced by a " + now.kind()
-                                + " while scanning: " + dir.path() + "; nothing was deleted", null);
-                    }
-                    sink.vanished(dir, now);
-                    continue;
+            checkNotCancelled();
+            List<FileSink.Applied> applied = sink instanceof SqlFileSink sql ? sql.applyAll(dirs, listings)
+                    : applyEach(sink, dirs, listings);
+            // Pushed last group member first, so the first member's subdirectories are listed next (depth first).
+            for (int g = group.size() - 1; g >= 0; g--) {
+                List<Directory> subdirectories = applied.get(g).subdirectories();
+                for (int i = subdirectories.size() - 1; i >= 0; i--) {
+                    Directory sub = subdirectories.get(i);
+                    stack.push(new Pending(sub, new Ancestors(keyOf(listings.get(g), sub.name()),
+                            group.get(g).ancestors())));
                 }
             }
-            listing.problems().forEach(this::report);
-            List<WalkedEntry> entries = options.followSymlinks()
-                    ? followLinks(dir.path(), listing.entries(), pending.ancestors()) : listing.entries();
-            FileSink.Applied applied = sink.apply(dir, entries);
-            directories++;
-            added += applied.added();
-            updated += applied.updated();
-            unchanged += applied.unchanged();
-            skipped += applied.skipped();
-            List<Directory> subdirectories = applied.subdirectories();
-            for (int i = subdirectories.size() - 1; i >= 0; i--) {
-                Directory sub = subdirectories.get(i);
-                stack.push(new Pending(sub, new Ancestors(keyOf(entries, sub.name()), pending.ancestors())));
+            for (int g = 0; g < group.size(); g++) {
+                FileSink.Applied a = applied.get(g);
+                directories++;
+                added += a.added();
+                updated += a.updated();
+                unchanged += a.unchanged();
+                skipped += a.skipped();
+                ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated,
+                        skipped, errors.size(), dirs.get(g).path());
+                progress.set(now);
+                listener.progress(now);
             }
-            ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated, skipped,
-                    errors.size(), dir.path());
-            progress.set(now);
-            listener.progress(now);
+            group.clear();
+            dirs.clear();
+            listings.clear();
         }
+    }
+
+    private static List<FileSink.Applied> applyEach(FileSink sink, List<Directory> dirs,
+                                                    List<List<WalkedEntry>> listings) {
+        List<FileSink.Applied> out = new ArrayList<>(dirs.size());
+        for (int i = 0; i < dirs.size(); i++) {
+            out.add(sink.apply(dirs.get(i), listings.get(i)));
+        }
+        return out;
+    }
+
+    private void checkNotCancelled() {
+        if (cancelled || Thread.currentThread().isInterrupted()) {
+            throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
+        }
+    }
+
+    /**
+     * Lists one pending directory, returning its entries to apply, or null if it could not be listed (then already
+     * reported to the sink as vanished or unreadable).
+     */
+    private List<WalkedEntry> list(FileSink sink, Pending pending, Directory top) {
+        Directory dir = pending.dir();
+        DirectoryListing listing;
+        try {
+            listing = walker.list(dir.path());
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            if (dir == top) {
+                throw new ScanFailedException("scan root vanished while scanning: " + dir.path()
+                        + "; nothing was deleted", e);
+            }
+            sink.vanished(dir, replacement(dir.path()));
+            return null;
+        } catch (IOException e) {
+            if (dir == top) {
+                throw new ScanFailedException("scan root cannot be listed: " + dir.path() + " (" + e
+                        + "); nothing was deleted", e);
+            }
+            report(new ScanError(dir.path(), e instanceof AccessDeniedException
+                    ? ScanError.Reason.ACCESS_DENIED : ScanError.Reason.IO_ERROR,
+                    "cannot list directory (" + e + "); its rows were kept as they were"));
+            sink.unreadable(dir);
+            return null;
+        }
+        if (!options.followSymlinks()) {
+            FileStat now = statOrNull(dir.path());
+            if (now != null && !now.isDirectory()) {
+                // Replaced after its parent was listed, maybe by a link to a directory, which listing would have
+                // followed: what was listed is not this directory's content, so record what is there now.
+                if (dir == top) {
+                    throw new ScanFailedException("scan root was replaced by a " + now.kind()
+                            + " while scanning: " + dir.path() + "; nothing was deleted", null);
+                }
+                sink.vanished(dir, now);
+                return null;
+            }
+        }
+        listing.problems().forEach(this::report);
+        return options.followSymlinks()
+                ? followLinks(dir.path(), listing.entries(), pending.ancestors()) : listing.entries();
     }
 
     /**
