@@ -1,5 +1,6 @@
 package io.fsindex.core;
 
+import io.fsindex.api.FileKind;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.FsIndexException;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The database-backed {@link FileSink}: applies one scan's listings with the concurrent-scan protocol described in
@@ -97,7 +99,7 @@ final class SqlFileSink implements FileSink {
             long rootUpdated = ours && before != null && !before.sameAs(root.stat()) ? 1 : 0;
             long rootUnchanged = ours && before != null && rootUpdated == 0 ? 1 : 0;
             long rootSkipped = ours ? 0 : 1;
-            boolean descend = root.stat().isDirectory() && claim(List.of(row.id()))[0];
+            boolean descend = root.stat().isDirectory() && claimOne(row.id());
             if (!descend) {
                 return new Applied(List.of(), added + rootAdded, rootUpdated, rootUnchanged,
                         root.stat().isDirectory() ? 1 : rootSkipped);
@@ -176,163 +178,236 @@ final class SqlFileSink implements FileSink {
         });
     }
 
-    /** One directory's listing, inside the caller's transaction; see the class comment. */
+    /** How many rows one executeBatch sends at most, so a huge directory's batch never holds all its rows. */
+    static final int BATCH_ROWS = 2_048;
+
+    /**
+     * One directory's listing, inside the caller's transaction; see the class comment. The existing children are
+     * streamed once and compared on the fly against the listing (by name, through an index of the listing's own
+     * name strings), so the memory used beyond the listing itself is a few bytes per entry, not a row object each.
+     */
     private Applied applyListing(Directory dir, List<WalkedEntry> entries) throws SQLException {
         if (!mayWriteUnder(dir.id())) {
             // A newer scan has claimed the directory since this scan did (or it is gone): its listing decides.
             long readable = entries.stream().filter(WalkedEntry::isReadable).count();
             return new Applied(List.of(), 0, 0, 0, readable);
         }
-        Map<String, Row> before = children(dir.id());
-        for (WalkedEntry e : entries) {
-            Row old = e.isReadable() ? before.get(e.name()) : null;
-            if (old != null) {
-                emptyIfNoLongerDirectory(old, e.stat());
-            }
+        int n = entries.size();
+        Map<String, Integer> byName = new HashMap<>(Math.max(16, n * 4 / 3 + 1));
+        for (int i = 0; i < n; i++) {
+            byName.putIfAbsent(entries.get(i).name(), i);
         }
-        long added = 0, updated = 0, unchanged = 0, skipped = 0;
-        List<WalkedEntry> inserted = new ArrayList<>();
-        List<WalkedEntry> changed = new ArrayList<>();
-        List<Row> changedRows = new ArrayList<>();
-        /** Directory entries to claim, with their row where it existed before. */
-        List<WalkedEntry> dirs = new ArrayList<>();
-        List<Row> dirRows = new ArrayList<>();
-        Sql.Bound insert = null, update = null, keep = null, mark = null;
-        for (WalkedEntry e : entries) {
-            Row old = before.remove(e.name());    // what remains in `before` afterwards is missing from the listing
-            if (!e.isReadable()) {
-                // Exists, attributes unknown: keep the row as it is; only take over an older scan's stale mark, so
-                // that scan does not delete what this newer scan has seen exist.
-                if (old != null && old.stale() && old.scanId() < scan) {
-                    keep = keep != null ? keep : q(st.keepRow);
-                    keep.set("id", old.id()).set("scan", scan).statement.addBatch();
-                }
-                continue;
-            }
-            if (old == null) {
-                insert = insert != null ? insert : q(st.upsertChild);
-                bindEntry(insert, dir.id(), e.name(), e.stat()).statement.addBatch();
-                inserted.add(e);
-            } else if (old.scanId() > scan) {
-                skipped++;                        // a newer scan wrote this row; what it recorded stands
-            } else if (old.stale() || !old.sameAs(e.stat())) {
-                update = update != null ? update : q(st.updateChild);
-                bindEntry(update, 0, e.name(), e.stat()).set("id", old.id()).statement.addBatch();
-                changed.add(e);
-                changedRows.add(old);
-            } else {
-                unchanged++;                      // nothing to write: the row already says what this scan saw
-            }
-            if (e.stat().isDirectory()) {
-                dirs.add(e);
-                dirRows.add(old);
-            }
-        }
-        for (Row gone : before.values()) {
-            if (gone.scanId() < scan || (gone.scanId() == scan && !gone.stale())) {
-                mark = mark != null ? mark : q(st.markStale);
-                mark.set("id", gone.id()).set("scan", scan).statement.addBatch();
-            }
-        }
-        if (keep != null) {
-            keep.statement.executeBatch();
-        }
-        if (mark != null) {
-            mark.statement.executeBatch();
-        }
-        if (insert != null) {
-            int[] counts = insert.statement.executeBatch();
-            for (int count : counts) {
-                if (count == 0) {
-                    skipped++;
-                } else {
-                    added++;
-                }
-            }
-        }
-        if (update != null) {
-            int[] counts = update.statement.executeBatch();
-            for (int i = 0; i < counts.length; i++) {
-                if (counts[i] == 0) {
-                    // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer scan:
-                    // the upsert re-inserts the first and leaves the second alone.
-                    int d = dirRows.indexOf(changedRows.get(i));
-                    if (d >= 0) {
-                        dirRows.set(d, null);     // a re-inserted row has a new id: read it back before claiming
+        long[] ids = new long[n];               // the existing row's id, 0 for none (a new name)
+        byte[] seen = new byte[n];              // what the existing row needs
+        final byte newer = 1, unchangedRow = 2, changedRow = 3, staleOnly = 4;
+        LongList missing = new LongList();
+        LongList keep = new LongList();
+        List<Row> converted = new ArrayList<>();
+        long skipped = 0, unchanged = 0;
+        Sql.Bound read = q(st.selectChildren);
+        read.set("dir", dir.id());
+        try (ResultSet rs = read.statement.executeQuery()) {
+            while (rs.next()) {
+                long id = rs.getLong(1);
+                String name = rs.getString(3);
+                long scanId = rs.getLong(8);
+                boolean stale = rs.getInt(10) != 0;
+                Integer at = byName.get(name);
+                if (at == null) {
+                    // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already).
+                    if (scanId < scan || (scanId == scan && !stale)) {
+                        missing.add(id);
                     }
-                    Sql.Bound upsert = q(st.upsertChild);
-                    if (bindEntry(upsert, dir.id(), changed.get(i).name(), changed.get(i).stat())
-                            .statement.executeUpdate() == 0) {
+                    continue;
+                }
+                int i = at;
+                ids[i] = id;
+                WalkedEntry e = entries.get(i);
+                if (!e.isReadable()) {
+                    // Exists, attributes unknown: keep the row as it is; only take over an older scan's stale mark,
+                    // so that scan does not delete what this newer scan has seen exist.
+                    if (stale && scanId < scan) {
+                        keep.add(id);
+                    }
+                    continue;
+                }
+                String kind = rs.getString(4);
+                if (scanId > scan) {
+                    seen[i] = newer;              // a newer scan wrote this row; what it recorded stands
+                    skipped++;
+                    continue;
+                }
+                FileStat stat = e.stat();
+                boolean same = kind.equals(stat.kind().name()) && rs.getLong(5) == stat.size()
+                        && rs.getLong(6) == stat.mtimeNanos() && Objects.equals(rs.getString(7), stat.linkTarget());
+                if (!same && FileKind.DIRECTORY.name().equals(kind) && !stat.isDirectory()) {
+                    converted.add(Row.read(rs));
+                }
+                if (same && !stale) {
+                    seen[i] = unchangedRow;       // nothing to write: the row already says what this scan saw
+                    unchanged++;
+                } else {
+                    seen[i] = same ? staleOnly : changedRow;
+                }
+            }
+        }
+        for (Row old : converted) {
+            emptyIfNoLongerDirectory(old, entries.get(byName.get(old.name())).stat());
+        }
+        byName = null;                          // no longer needed; let a huge directory's index go
+        executeInChunks(q(st.keepRow), keep, "id");
+        executeInChunks(q(st.markStale), missing, "id");
+
+        long added = 0, updated = 0;
+        Sql.Bound insert = q(st.upsertChild);
+        List<Integer> batch = new ArrayList<>();
+        for (int i = 0; i <= n; i++) {
+            if (i < n) {
+                WalkedEntry e = entries.get(i);
+                if (!e.isReadable() || ids[i] != 0) {
+                    continue;
+                }
+                bindEntry(insert, dir.id(), e.name(), e.stat()).statement.addBatch();
+                batch.add(i);
+            }
+            if (batch.size() == BATCH_ROWS || (i == n && !batch.isEmpty())) {
+                for (int count : insert.statement.executeBatch()) {
+                    if (count == 0) {
                         skipped++;
                     } else {
                         added++;
                     }
-                } else if (changedRows.get(i).sameAs(changed.get(i).stat())) {
-                    unchanged++;                  // only its stale mark was taken back
-                } else {
-                    updated++;
                 }
+                batch.clear();
             }
         }
+        Sql.Bound update = q(st.updateChild);
+        for (int i = 0; i <= n; i++) {
+            if (i < n) {
+                if (seen[i] != changedRow && seen[i] != staleOnly) {
+                    continue;
+                }
+                WalkedEntry e = entries.get(i);
+                bindEntry(update, 0, e.name(), e.stat()).set("id", ids[i]).statement.addBatch();
+                batch.add(i);
+            }
+            if (batch.size() == BATCH_ROWS || (i == n && !batch.isEmpty())) {
+                int[] counts = update.statement.executeBatch();
+                for (int b = 0; b < counts.length; b++) {
+                    int at = batch.get(b);
+                    if (counts[b] == 0) {
+                        // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer
+                        // scan: the upsert re-inserts the first (with a new id, read back before any claim) and
+                        // leaves the second alone.
+                        ids[at] = 0;
+                        WalkedEntry e = entries.get(at);
+                        if (bindEntry(q(st.upsertChild), dir.id(), e.name(), e.stat()).statement.executeUpdate() == 0) {
+                            skipped++;
+                        } else {
+                            added++;
+                        }
+                    } else if (seen[at] == staleOnly) {
+                        unchanged++;              // only its stale mark was taken back
+                    } else {
+                        updated++;
+                    }
+                }
+                batch.clear();
+            }
+        }
+
         List<Directory> subdirectories = new ArrayList<>();
-        if (!dirs.isEmpty()) {
-            List<Long> ids = new ArrayList<>(dirs.size());
-            List<String> names = new ArrayList<>(dirs.size());
-            for (int i = 0; i < dirs.size(); i++) {
-                Row row = dirRows.get(i);
-                if (row == null) {
-                    // Inserted just now, or by another scan meanwhile (READ COMMITTED): read its id back.
-                    row = find(dir.id(), dirs.get(i).name());
-                }
-                // The claim itself checks the row's kind as it is now.
-                if (row != null) {
-                    ids.add(row.id());
-                    names.add(dirs.get(i).name());
-                }
+        LongList toClaim = new LongList();
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            WalkedEntry e = entries.get(i);
+            if (!e.isReadable() || !e.stat().isDirectory()) {
+                continue;
             }
-            boolean[] claimed = claim(ids);
-            for (int i = 0; i < claimed.length; i++) {
-                if (claimed[i]) {
-                    subdirectories.add(new Directory(ids.get(i), dir.id(), names.get(i),
-                            dir.path().resolve(names.get(i))));
-                }
+            long id = ids[i];
+            if (id == 0) {
+                // Inserted just now, or by another scan meanwhile (READ COMMITTED): read its id back.
+                Row row = find(dir.id(), e.name());
+                id = row == null ? 0 : row.id();
             }
-            skipped += dirs.size() - subdirectories.size();
+            // The claim itself checks the row's kind as it is now.
+            if (id != 0) {
+                toClaim.add(id);
+                names.add(e.name());
+            } else {
+                skipped++;
+            }
+        }
+        boolean[] claimed = claim(toClaim);
+        for (int i = 0; i < claimed.length; i++) {
+            if (claimed[i]) {
+                subdirectories.add(new Directory(toClaim.get(i), dir.id(), names.get(i),
+                        dir.path().resolve(names.get(i))));
+            } else {
+                skipped++;
+            }
         }
         return new Applied(subdirectories, added, updated, unchanged, skipped);
+    }
+
+    /** Runs {@code q} once per id, batched {@link #BATCH_ROWS} at a time. */
+    private void executeInChunks(Sql.Bound q, LongList ids, String key) throws SQLException {
+        for (int i = 0; i < ids.size(); i++) {
+            q.set(key, ids.get(i)).set("scan", scan).statement.addBatch();
+            if ((i + 1) % BATCH_ROWS == 0 || i + 1 == ids.size()) {
+                q.statement.executeBatch();
+            }
+        }
+    }
+
+    /** A growable array of longs, for ids of rows a listing touches without keeping a row object each. */
+    static final class LongList {
+        private long[] values = new long[8];
+        private int size;
+
+        void add(long v) {
+            if (size == values.length) {
+                values = java.util.Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = v;
+        }
+
+        long get(int i) {
+            return values[i];
+        }
+
+        int size() {
+            return size;
+        }
     }
 
     /**
      * Claims each directory for this scan; a directory some newer scan has already listed is not won. Marks nothing:
      * the listing that follows marks what it finds missing.
      */
-    private boolean[] claim(List<Long> dirs) throws SQLException {
+    private boolean claimOne(long dir) throws SQLException {
+        LongList one = new LongList();
+        one.add(dir);
+        return claim(one)[0];
+    }
+
+    private boolean[] claim(LongList dirs) throws SQLException {
         boolean[] won = new boolean[dirs.size()];
-        if (dirs.isEmpty()) {
+        if (dirs.size() == 0) {
             return won;
         }
         Sql.Bound claim = q(st.claimDirectory);
-        for (long dir : dirs) {
-            claim.set("dir", dir).set("scan", scan).statement.addBatch();
-        }
-        int[] counts = claim.statement.executeBatch();
-        for (int i = 0; i < counts.length; i++) {
-            won[i] = counts[i] > 0;
-        }
-        return won;
-    }
-
-    private Map<String, Row> children(long dir) throws SQLException {
-        Map<String, Row> rows = new HashMap<>();
-        Sql.Bound read = q(st.selectChildren);
-        read.set("dir", dir);
-        try (ResultSet rs = read.statement.executeQuery()) {
-            while (rs.next()) {
-                Row r = Row.read(rs);
-                rows.put(r.name(), r);
+        for (int i = 0; i < dirs.size(); i++) {
+            claim.set("dir", dirs.get(i)).set("scan", scan).statement.addBatch();
+            if ((i + 1) % BATCH_ROWS == 0 || i + 1 == dirs.size()) {
+                int[] counts = claim.statement.executeBatch();
+                int first = i + 1 - counts.length;
+                for (int c = 0; c < counts.length; c++) {
+                    won[first + c] = counts[c] > 0;
+                }
             }
         }
-        return rows;
+        return won;
     }
 
     /**
