@@ -178,6 +178,36 @@ final class SqlFileSink implements FileSink {
         });
     }
 
+    /** One listing of a group and what applying it did; both null if it was not claimed, so not applied. */
+    record GroupResult(Directory dir, Applied applied) {
+    }
+
+    /**
+     * Applies listings in one transaction, in order, where a directory may have been claimed earlier in the same
+     * group: {@code dirs.get(i)} is the directory if it was claimed before, or null to take it from the
+     * subdirectories an earlier listing of this group claimed ({@code paths.get(i)} names it then). A listing whose
+     * directory no earlier one claimed is not applied.
+     */
+    List<GroupResult> applyGroup(List<Path> paths, List<Directory> dirs, List<List<WalkedEntry>> listings) {
+        return write(conn -> {
+            Map<Path, Directory> claimedHere = new HashMap<>();
+            List<GroupResult> out = new ArrayList<>(paths.size());
+            for (int i = 0; i < paths.size(); i++) {
+                Directory dir = dirs.get(i) != null ? dirs.get(i) : claimedHere.remove(paths.get(i));
+                if (dir == null) {
+                    out.add(new GroupResult(null, null));
+                    continue;
+                }
+                Applied a = applyListing(dir, listings.get(i));
+                for (Directory sub : a.subdirectories()) {
+                    claimedHere.put(sub.path(), sub);
+                }
+                out.add(new GroupResult(dir, a));
+            }
+            return out;
+        });
+    }
+
     /** How many rows one executeBatch sends at most, so a huge directory's batch never holds all its rows. */
     static final int BATCH_ROWS = 2_048;
 
