@@ -180,6 +180,15 @@ abstract class InnoDbDialect implements Dialect {
         return upsert(t, parent, parentStillListable);
     }
 
+    /**
+     * The guarded upsert: jOOQ renders "insert ... on conflict do nothing" as {@code INSERT IGNORE} here, which would
+     * also turn other errors into warnings.
+     */
+    @Override
+    public Query insertChild(FsTables t) {
+        return upsertChild(t);
+    }
+
     @Override
     public Query upsertTopLevel(FsTables t) {
         return upsert(t, inline(null, Long.class), noCondition());

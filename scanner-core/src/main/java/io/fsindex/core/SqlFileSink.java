@@ -289,7 +289,7 @@ final class SqlFileSink implements FileSink {
         executeInChunks(q(st.markStale), missing, "id");
 
         long added = 0, updated = 0;
-        Sql.Bound insert = q(st.upsertChild);
+        Sql.Bound insert = q(st.insertChild);
         List<Integer> batch = new ArrayList<>();
         for (int i = 0; i <= n; i++) {
             if (i < n) {

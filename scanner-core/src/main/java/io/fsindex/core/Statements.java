@@ -29,6 +29,7 @@ final class Statements {
 
     final FsTables t;
     final Sql upsertChild;
+    final Sql insertChild;
     final Sql upsertTopLevel;
     final Sql claimDirectory;
     final Sql readListedBy;
@@ -53,6 +54,7 @@ final class Statements {
         DSLContext ctx = context(dialect);
         Field<Long> scan = param("scan", Long.class);
         upsertChild = Sql.render(ctx, dialect.upsertChild(t));
+        insertChild = Sql.render(ctx, dialect.insertChild(t));
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
         readListedBy = Sql.render(ctx, dialect.readListedBy(t));

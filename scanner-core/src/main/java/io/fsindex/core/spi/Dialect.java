@@ -109,6 +109,22 @@ public interface Dialect {
                 .doUpdate(), t);
     }
 
+    /**
+     * Inserts a child row that was not there when this scan, owning the parent's listing, read the parent's children
+     * in the same transaction; if a row with that name has appeared since, leaves it alone. Only a newer scan can have
+     * written it (no older scan may write below a directory a newer one has claimed), so its row stands. fsindex runs
+     * this only after {@link #readListedBy} confirmed, with the row lock where the engine needs one, that no newer scan
+     * has listed the parent, so unlike {@link #upsertChild} it needs no parent check of its own.
+     */
+    default Query insertChild(FsTables t) {
+        return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
+                        t.scanId, t.stale, t.listedBy)
+                .values(param("parent", Long.class), param("name", String.class), param("kind", String.class),
+                        param("size", Long.class), param("mtime", Long.class), param("link", String.class),
+                        param("scan", Long.class), inline(0), inline(0L))
+                .onConflictDoNothing();
+    }
+
     /** Inserts a top-level row (a filesystem root, which has no parent), or updates it if no newer scan wrote it. */
     default Query upsertTopLevel(FsTables t) {
         // SQLite needs a WHERE before ON CONFLICT in INSERT ... SELECT, or it parses ON as a join.
