@@ -180,6 +180,15 @@ abstract class InnoDbDialect implements Dialect {
         return upsert(t, parent, parentStillListable);
     }
 
+    /**
+     * The guarded upsert: jOOQ renders "insert ... on conflict do nothing" as {@code INSERT IGNORE} here, which would
+     * also turn other errors into warnings.
+     */
+    @Override
+    public Query insertChild(FsTables t) {
+        return upsertChild(t);
+    }
+
     @Override
     public Query upsertTopLevel(FsTables t) {
         return upsert(t, inline(null, Long.class), noCondition());
@@ -230,5 +239,15 @@ abstract class InnoDbDialect implements Dialect {
     /** The existing row's column, qualified with the table name so it cannot mean the inserted value. */
     private static <T> Field<T> current(FsTables t, Field<T> column) {
         return field(DSL.name(t.filesName(), column.getName()), column.getType());
+    }
+
+    /**
+     * The listing guard as a locking read ({@code FOR SHARE} / {@code LOCK IN SHARE MODE}), for the same reason as
+     * the parent guard of {@link #upsertChild}: a plain read at READ COMMITTED would not wait for a newer scan's
+     * uncommitted claim. It locks only the existing directory row, never a gap.
+     */
+    @Override
+    public Query readListedBy(FsTables t) {
+        return select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class))).forShare();
     }
 }

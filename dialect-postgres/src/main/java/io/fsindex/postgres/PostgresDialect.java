@@ -53,11 +53,13 @@ import org.jooq.impl.DSL;
  *     {@code listed_by} too new or the row gone and inserts nothing ("skip this subtree"). The lock is only ever
  *     taken on a row that exists: a FOR SHARE that finds no row locks nothing, and PostgreSQL has no gap locks, so
  *     InnoDB's deadlock on locking absent rows (design seed 003) cannot happen here.</li>
- * <li><b>Claim and mark</b> need no lock beyond the claim's own {@code UPDATE} of the directory's row, which is
- *     the row the inserts above share-lock; the mark runs as a later statement of the same transaction, so it sees
- *     every child committed before the claim got its lock. The stale mark and the sweep are single {@code UPDATE}s
- *     and {@code DELETE}s whose conditions ({@code scan_id < :scan}, {@code scan_id = :scan AND stale = 1}) are
- *     re-checked on a concurrently changed row's newest version.</li>
+ * <li><b>Claim and listing</b>: the claim is an {@code UPDATE} of the directory's row; applying a listing first
+ *     reads that row {@code FOR SHARE} ({@link #readListedBy}) and writes nothing unless {@code listed_by} is still
+ *     its scan. The two locks conflict, so a newer claim either waits for the listing's transaction to commit, or
+ *     commits first and the listing, re-reading the newest version, sees it and applies nothing. The stale mark of a
+ *     missing row and the sweep are single {@code UPDATE}s and {@code DELETE}s whose conditions
+ *     ({@code scan_id <= :scan}, {@code scan_id = :scan AND stale = 1}) are re-checked on a concurrently changed
+ *     row's newest version.</li>
  * </ul>
  * What can still fail is retried as a whole transaction by fsindex ({@link #isRetryable}): serialization failures
  * (40001), deadlocks (40P01, e.g. two scans claiming the same subdirectories in different orders) and lock
@@ -170,5 +172,11 @@ public final class PostgresDialect implements Dialect {
                 .set(t.scanId, scan)
                 .set(t.stale, inline(0))
                 .where(field(DSL.name(t.filesName(), t.scanId.getName()), Long.class).le(scan));
+    }
+
+    /** The listing guard with {@code FOR SHARE}: ordered with a concurrent claim of the directory; see the class comment. */
+    @Override
+    public Query readListedBy(FsTables t) {
+        return select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class))).forShare();
     }
 }

@@ -159,75 +159,360 @@ final class Scan {
         return top;
     }
 
+    /** A group of listings is applied in one transaction once it holds this many directories... */
+    static final int GROUP_DIRECTORIES = 64;
+    /** ...or this many entries, whichever comes first (a larger directory makes a group of its own). */
+    static final int GROUP_ENTRIES = 4_096;
+
+    /**
+     * Lists pending directories depth first and applies their listings in groups, one transaction per group (see
+     * {@link SqlFileSink#applyAll}): many small directories then cost one commit, not one each. Each listing is still
+     * applied with its subdirectories' claims in one transaction; only its subdirectories are listed after it.
+     */
     private void walk(FileSink sink, Directory top) {
+        if (sink instanceof SqlFileSink sql && walker.getClass() == NioWalker.class) {
+            new Pipeline(sql, top).run();
+            return;
+        }
         Deque<Pending> stack = new ArrayDeque<>();
         stack.push(new Pending(top, rootAndTrunk));
+        List<Pending> group = new ArrayList<>();
+        List<Directory> dirs = new ArrayList<>();
+        List<List<WalkedEntry>> listings = new ArrayList<>();
         while (!stack.isEmpty()) {
-            if (cancelled || Thread.currentThread().isInterrupted()) {
-                throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
+            int entries = 0;
+            while (!stack.isEmpty() && group.size() < GROUP_DIRECTORIES && entries < GROUP_ENTRIES) {
+                checkNotCancelled();
+                Pending pending = stack.pop();
+                List<WalkedEntry> listed = list(sink, pending, top);
+                if (listed != null) {
+                    group.add(pending);
+                    dirs.add(pending.dir());
+                    listings.add(listed);
+                    entries += listed.size();
+                }
             }
-            Pending pending = stack.pop();
-            Directory dir = pending.dir();
-            DirectoryListing listing;
+            if (group.isEmpty()) {
+                continue;
+            }
+            checkNotCancelled();
+            List<FileSink.Applied> applied = sink instanceof SqlFileSink sql ? sql.applyAll(dirs, listings)
+                    : applyEach(sink, dirs, listings);
+            // Pushed last group member first, so the first member's subdirectories are listed next (depth first).
+            for (int g = group.size() - 1; g >= 0; g--) {
+                List<Directory> subdirectories = applied.get(g).subdirectories();
+                for (int i = subdirectories.size() - 1; i >= 0; i--) {
+                    Directory sub = subdirectories.get(i);
+                    stack.push(new Pending(sub, new Ancestors(keyOf(listings.get(g), sub.name()),
+                            group.get(g).ancestors())));
+                }
+            }
+            for (int g = 0; g < group.size(); g++) {
+                FileSink.Applied a = applied.get(g);
+                directories++;
+                added += a.added();
+                updated += a.updated();
+                unchanged += a.unchanged();
+                skipped += a.skipped();
+                ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated,
+                        skipped, errors.size(), dirs.get(g).path());
+                progress.set(now);
+                listener.progress(now);
+            }
+            group.clear();
+            dirs.clear();
+            listings.clear();
+        }
+    }
+
+    /** What the walker thread read for one directory, in the order the scan must apply it. */
+    private record Listed(Path path, List<WalkedEntry> entries, List<ScanError> problems, IOException failure,
+                          boolean vanished, FileStat replacement, RuntimeException crash) {
+        static final Listed END = new Listed(null, null, null, null, false, null, null);
+    }
+
+    /**
+     * The walk with the default walker: a walker thread lists directories depth first, ahead of the scan thread,
+     * into a bounded queue, while the scan thread applies the listings in the same order, in groups, so that reading
+     * the disk and writing the database overlap. The walker thread lists every directory it finds, claimed or not:
+     * the scan thread applies a listing only for a directory it claimed (in an earlier group, or earlier in the same
+     * transaction), drops the rest, and the sink's owner check at apply time is what makes a listing read before its
+     * directory was claimed safe. Custom walkers (tests that stop a scan at exact points) keep the one-at-a-time walk
+     * above, so what a scan has applied when their walker is called stays deterministic.
+     */
+    private final class Pipeline {
+        private static final int QUEUE_LISTINGS = 256;
+        private final SqlFileSink sink;
+        private final Directory top;
+        private final java.util.concurrent.BlockingQueue<Listed> queue =
+                new java.util.concurrent.ArrayBlockingQueue<>(QUEUE_LISTINGS);
+        private volatile boolean stop;
+        /** Directories claimed in applied groups whose listings have not been taken from the queue yet. */
+        private final java.util.Map<Path, Directory> claimed = new java.util.HashMap<>();
+
+        Pipeline(SqlFileSink sink, Directory top) {
+            this.sink = sink;
+            this.top = top;
+        }
+
+        void run() {
+            Thread producer = new Thread(this::produce, "fsindex-walk-" + scanId);
+            producer.setDaemon(true);
+            producer.start();
             try {
-                listing = walker.list(dir.path());
-            } catch (NoSuchFileException | NotDirectoryException e) {
-                if (dir == top) {
-                    throw new ScanFailedException("scan root vanished while scanning: " + dir.path()
-                            + "; nothing was deleted", e);
+                consume();
+            } finally {
+                stop = true;
+                producer.interrupt();
+                queue.clear();
+                try {
+                    producer.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-                sink.vanished(dir, replacement(dir.path()));
-                continue;
-            } catch (IOException e) {
-                if (dir == top) {
-                    throw new ScanFailedException("scan root cannot be listed: " + dir.path() + " (" + e
-                            + "); nothing was deleted", e);
-                }
-                report(new ScanError(dir.path(), e instanceof AccessDeniedException
-                        ? ScanError.Reason.ACCESS_DENIED : ScanError.Reason.IO_ERROR,
-                        "cannot list directory (" + e + "); its rows were kept as they were"));
-                sink.unreadable(dir);
-                continue;
             }
-            if (!options.followSymlinks()) {
-                FileStat now = statOrNull(dir.path());
-                if (now != null && !now.isDirectory()) {
-                    // Replaced after its parent was listed, maybe by a link to a directory, which listing would have
-                    // followed: what was listed is not this directory's content, so record what is there now.
-                    if (dir == top) {
-                        throw new ScanFailedException("scan root was replaced by a " + now.kind()
-                                + " while scanning: " + dir.path() + "; nothing was deleted", null);
+        }
+
+        private void consume() {
+            claimed.put(top.path(), top);
+            List<Path> paths = new ArrayList<>();
+            List<Directory> dirs = new ArrayList<>();
+            List<List<WalkedEntry>> listings = new ArrayList<>();
+            java.util.Set<Path> inGroup = new java.util.HashSet<>();
+            int entries = 0;
+            while (true) {
+                checkNotCancelled();
+                Listed l = paths.isEmpty() ? take() : queue.poll();
+                if (l == null || l == Listed.END || paths.size() >= GROUP_DIRECTORIES || entries >= GROUP_ENTRIES) {
+                    if (!paths.isEmpty()) {
+                        applyGroup(paths, dirs, listings, inGroup);
+                        paths.clear();
+                        dirs.clear();
+                        listings.clear();
+                        inGroup.clear();
+                        entries = 0;
                     }
-                    sink.vanished(dir, now);
+                    if (l == null) {
+                        continue;
+                    }
+                    if (l == Listed.END) {
+                        return;
+                    }
+                }
+                if (l.crash() != null) {
+                    throw l.crash();
+                }
+                Directory dir = claimed.remove(l.path());
+                boolean parentInGroup = dir == null && inGroup.contains(l.path().getParent());
+                if (l.entries() == null && parentInGroup) {
+                    // A failed listing needs its directory's row: apply the group that may claim it first.
+                    applyGroup(paths, dirs, listings, inGroup);
+                    paths.clear();
+                    dirs.clear();
+                    listings.clear();
+                    inGroup.clear();
+                    entries = 0;
+                    dir = claimed.remove(l.path());
+                    parentInGroup = false;
+                }
+                if (dir == null && !parentInGroup) {
+                    continue;                    // not claimed by this scan: a newer scan lists it, or it is gone
+                }
+                if (l.entries() == null) {
+                    failed(dir, l);
                     continue;
                 }
+                l.problems().forEach(Scan.this::report);
+                paths.add(l.path());
+                dirs.add(dir);
+                listings.add(l.entries());
+                inGroup.add(l.path());
+                entries += l.entries().size();
             }
-            listing.problems().forEach(this::report);
-            List<WalkedEntry> entries = options.followSymlinks()
-                    ? followLinks(dir.path(), listing.entries(), pending.ancestors()) : listing.entries();
-            FileSink.Applied applied = sink.apply(dir, entries);
-            directories++;
-            added += applied.added();
-            updated += applied.updated();
-            unchanged += applied.unchanged();
-            skipped += applied.skipped();
-            List<Directory> subdirectories = applied.subdirectories();
-            for (int i = subdirectories.size() - 1; i >= 0; i--) {
-                Directory sub = subdirectories.get(i);
-                stack.push(new Pending(sub, new Ancestors(keyOf(entries, sub.name()), pending.ancestors())));
-            }
-            ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated, skipped,
-                    errors.size(), dir.path());
-            progress.set(now);
-            listener.progress(now);
         }
+
+        private Listed take() {
+            try {
+                return queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
+            }
+        }
+
+        private void failed(Directory dir, Listed l) {
+            if (dir == top) {
+                if (l.vanished() && l.replacement() != null && l.failure() == null) {
+                    throw new ScanFailedException("scan root was replaced by a " + l.replacement().kind()
+                            + " while scanning: " + dir.path() + "; nothing was deleted", null);
+                }
+                throw new ScanFailedException(l.vanished()
+                        ? "scan root vanished while scanning: " + dir.path() + "; nothing was deleted"
+                        : "scan root cannot be listed: " + dir.path() + " (" + l.failure() + "); nothing was deleted",
+                        l.failure());
+            }
+            if (l.vanished()) {
+                sink.vanished(dir, l.replacement());
+            } else {
+                report(new ScanError(dir.path(), l.failure() instanceof AccessDeniedException
+                        ? ScanError.Reason.ACCESS_DENIED : ScanError.Reason.IO_ERROR,
+                        "cannot list directory (" + l.failure() + "); its rows were kept as they were"));
+                sink.unreadable(dir);
+            }
+        }
+
+        private void applyGroup(List<Path> paths, List<Directory> dirs, List<List<WalkedEntry>> listings,
+                                java.util.Set<Path> inGroup) {
+            checkNotCancelled();
+            List<SqlFileSink.GroupResult> results = sink.applyGroup(paths, dirs, listings);
+            for (int g = 0; g < results.size(); g++) {
+                SqlFileSink.GroupResult r = results.get(g);
+                if (r.applied() == null) {
+                    continue;                    // its parent, earlier in the group, did not claim it
+                }
+                FileSink.Applied a = r.applied();
+                for (Directory sub : a.subdirectories()) {
+                    if (!inGroup.contains(sub.path())) {
+                        claimed.put(sub.path(), sub);
+                    }
+                }
+                directories++;
+                added += a.added();
+                updated += a.updated();
+                unchanged += a.unchanged();
+                skipped += a.skipped();
+                ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated,
+                        skipped, errors.size(), r.dir().path());
+                progress.set(now);
+                listener.progress(now);
+            }
+        }
+
+        /** The walker thread: lists depth first from the top, as the one-at-a-time walk would. */
+        private void produce() {
+            Deque<Object[]> stack = new ArrayDeque<>();
+            stack.push(new Object[] {top.path(), rootAndTrunk});
+            try {
+                while (!stack.isEmpty() && !stop) {
+                    Object[] next = stack.pop();
+                    Path path = (Path) next[0];
+                    Ancestors ancestors = (Ancestors) next[1];
+                    Listed l = listOne(path, ancestors);
+                    if (l.entries() != null) {
+                        List<WalkedEntry> es = l.entries();
+                        for (int i = es.size() - 1; i >= 0; i--) {
+                            WalkedEntry e = es.get(i);
+                            if (e.isReadable() && e.stat().isDirectory()) {
+                                stack.push(new Object[] {path.resolve(e.name()),
+                                        new Ancestors(e.stat().fileKey(), ancestors)});
+                            }
+                        }
+                    }
+                    queue.put(l);
+                }
+                if (!stop) {
+                    queue.put(Listed.END);
+                }
+            } catch (InterruptedException e) {
+                // The scan thread stopped: nothing more to list.
+            } catch (RuntimeException | Error e) {
+                RuntimeException crash = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                try {
+                    queue.put(new Listed(null, null, null, null, false, null, crash));
+                } catch (InterruptedException ignored) {
+                    // The scan thread stopped already.
+                }
+            }
+        }
+
+        private Listed listOne(Path path, Ancestors ancestors) {
+            DirectoryListing listing;
+            try {
+                listing = walker.list(path);
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                return new Listed(path, null, null, e, true, replacement(path), null);
+            } catch (IOException e) {
+                return new Listed(path, null, null, e, false, null, null);
+            }
+            if (!options.followSymlinks()) {
+                FileStat now = statOrNull(path);
+                if (now != null && !now.isDirectory()) {
+                    return new Listed(path, null, null, null, true, now, null);
+                }
+            }
+            List<ScanError> problems = new ArrayList<>(listing.problems());
+            List<WalkedEntry> entries = options.followSymlinks()
+                    ? followLinks(path, listing.entries(), ancestors, problems::add) : listing.entries();
+            return new Listed(path, entries, problems, null, false, null, null);
+        }
+    }
+
+    private static List<FileSink.Applied> applyEach(FileSink sink, List<Directory> dirs,
+                                                    List<List<WalkedEntry>> listings) {
+        List<FileSink.Applied> out = new ArrayList<>(dirs.size());
+        for (int i = 0; i < dirs.size(); i++) {
+            out.add(sink.apply(dirs.get(i), listings.get(i)));
+        }
+        return out;
+    }
+
+    private void checkNotCancelled() {
+        if (cancelled || Thread.currentThread().isInterrupted()) {
+            throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
+        }
+    }
+
+    /**
+     * Lists one pending directory, returning its entries to apply, or null if it could not be listed (then already
+     * reported to the sink as vanished or unreadable).
+     */
+    private List<WalkedEntry> list(FileSink sink, Pending pending, Directory top) {
+        Directory dir = pending.dir();
+        DirectoryListing listing;
+        try {
+            listing = walker.list(dir.path());
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            if (dir == top) {
+                throw new ScanFailedException("scan root vanished while scanning: " + dir.path()
+                        + "; nothing was deleted", e);
+            }
+            sink.vanished(dir, replacement(dir.path()));
+            return null;
+        } catch (IOException e) {
+            if (dir == top) {
+                throw new ScanFailedException("scan root cannot be listed: " + dir.path() + " (" + e
+                        + "); nothing was deleted", e);
+            }
+            report(new ScanError(dir.path(), e instanceof AccessDeniedException
+                    ? ScanError.Reason.ACCESS_DENIED : ScanError.Reason.IO_ERROR,
+                    "cannot list directory (" + e + "); its rows were kept as they were"));
+            sink.unreadable(dir);
+            return null;
+        }
+        if (!options.followSymlinks()) {
+            FileStat now = statOrNull(dir.path());
+            if (now != null && !now.isDirectory()) {
+                // Replaced after its parent was listed, maybe by a link to a directory, which listing would have
+                // followed: what was listed is not this directory's content, so record what is there now.
+                if (dir == top) {
+                    throw new ScanFailedException("scan root was replaced by a " + now.kind()
+                            + " while scanning: " + dir.path() + "; nothing was deleted", null);
+                }
+                sink.vanished(dir, now);
+                return null;
+            }
+        }
+        listing.problems().forEach(this::report);
+        return options.followSymlinks()
+                ? followLinks(dir.path(), listing.entries(), pending.ancestors(), this::report) : listing.entries();
     }
 
     /**
      * Replaces each link with what it points to, unless that would loop back to an ancestor. A dangling link is
      * recorded as the link; one that cannot be followed for another reason is reported and its row kept as it was.
      */
-    private List<WalkedEntry> followLinks(Path dir, List<WalkedEntry> entries, Ancestors ancestors) {
+    private List<WalkedEntry> followLinks(Path dir, List<WalkedEntry> entries, Ancestors ancestors,
+                                          java.util.function.Consumer<ScanError> report) {
         List<WalkedEntry> out = new ArrayList<>(entries.size());
         for (WalkedEntry e : entries) {
             if (!e.isReadable() || e.stat().kind() != FileKind.SYMLINK) {
@@ -238,7 +523,7 @@ final class Scan {
             try {
                 FileStat target = walker.statFollowingLinks(link);
                 if (target.isDirectory() && ancestors.contains(target.fileKey())) {
-                    report(new ScanError(link, ScanError.Reason.SYMLINK_LOOP,
+                    report.accept(new ScanError(link, ScanError.Reason.SYMLINK_LOOP,
                             "link to " + e.stat().linkTarget() + " leads back to one of its own ancestors;"
                                     + " recorded as a link, not followed"));
                     out.add(e);
@@ -249,21 +534,21 @@ final class Scan {
             } catch (NoSuchFileException dangling) {
                 out.add(e);
             } catch (AccessDeniedException denied) {
-                report(new ScanError(link, ScanError.Reason.ACCESS_DENIED, "cannot follow link to "
+                report.accept(new ScanError(link, ScanError.Reason.ACCESS_DENIED, "cannot follow link to "
                         + e.stat().linkTarget() + ": permission denied; its row was kept as it was"));
                 out.add(new WalkedEntry(e.name(), null));
             } catch (FileSystemException failed) {
                 if (isLinkLoop(failed)) {
-                    report(new ScanError(link, ScanError.Reason.SYMLINK_LOOP, "link to " + e.stat().linkTarget()
+                    report.accept(new ScanError(link, ScanError.Reason.SYMLINK_LOOP, "link to " + e.stat().linkTarget()
                             + " never reaches a file (" + failed.getReason() + "); recorded as a link"));
                     out.add(e);
                 } else {
-                    report(new ScanError(link, ScanError.Reason.IO_ERROR, "cannot follow link to "
+                    report.accept(new ScanError(link, ScanError.Reason.IO_ERROR, "cannot follow link to "
                             + e.stat().linkTarget() + " (" + failed + "); its row was kept as it was"));
                     out.add(new WalkedEntry(e.name(), null));
                 }
             } catch (IOException failed) {
-                report(new ScanError(link, ScanError.Reason.IO_ERROR, "cannot follow link to "
+                report.accept(new ScanError(link, ScanError.Reason.IO_ERROR, "cannot follow link to "
                         + e.stat().linkTarget() + " (" + failed + "); its row was kept as it was"));
                 out.add(new WalkedEntry(e.name(), null));
             }

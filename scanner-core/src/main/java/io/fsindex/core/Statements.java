@@ -29,9 +29,11 @@ final class Statements {
 
     final FsTables t;
     final Sql upsertChild;
+    final Sql insertChild;
     final Sql upsertTopLevel;
     final Sql claimDirectory;
-    final Sql markChildrenStale;
+    final Sql readListedBy;
+    final Sql updateChild;
     final Sql sweep;
     final Sql countSweep;
     final Sql sweepBelow;
@@ -42,8 +44,7 @@ final class Statements {
     final Sql selectChild;
     final Sql selectTopLevel;
     final Sql markStale;
-    final Sql keepChild;
-    final Sql unmarkChildren;
+    final Sql keepRow;
     final Sql unmarkAll;
     final Sql insertScan;
     final Sql finishScan;
@@ -53,9 +54,14 @@ final class Statements {
         DSLContext ctx = context(dialect);
         Field<Long> scan = param("scan", Long.class);
         upsertChild = Sql.render(ctx, dialect.upsertChild(t));
+        insertChild = Sql.render(ctx, dialect.insertChild(t));
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
-        markChildrenStale = Sql.render(ctx, dialect.markChildrenStale(t));
+        readListedBy = Sql.render(ctx, dialect.readListedBy(t));
+        updateChild = Sql.render(ctx, ctx.update(t.files).set(t.kind, param("kind", String.class))
+                .set(t.size, param("size", Long.class)).set(t.mtime, param("mtime", Long.class))
+                .set(t.linkTarget, param("link", String.class)).set(t.scanId, scan).set(t.stale, inline(0))
+                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
         sweep = Sql.render(ctx, dialect.sweep(t));
 
         Field<Long> goneId = field(name("gone", "id"), Long.class);
@@ -78,11 +84,8 @@ final class Statements {
                 .and(t.name.eq(param("name", String.class))));
         markStale = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(1)).set(t.scanId, scan)
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
-        keepChild = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0)).set(t.scanId, scan)
-                .where(t.parent.eq(param("parent", Long.class))).and(t.name.eq(param("name", String.class)))
-                .and(t.scanId.le(scan)));
-        unmarkChildren = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0))
-                .where(t.parent.eq(param("dir", Long.class))).and(t.stale.eq(inline(1))).and(t.scanId.eq(scan)));
+        keepRow = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0)).set(t.scanId, scan)
+                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
         unmarkAll = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0))
                 .where(t.stale.eq(inline(1))).and(t.scanId.eq(scan)));
         insertScan = Sql.render(ctx, ctx.insertInto(t.scans, t.scanRoot, t.scanState, t.scanStartedAt)

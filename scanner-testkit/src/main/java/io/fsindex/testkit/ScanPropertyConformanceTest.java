@@ -6,7 +6,10 @@ import io.fsindex.api.FileKind;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanSession;
+import io.fsindex.api.WalkedEntry;
 import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.NioWalker;
@@ -22,7 +25,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +52,8 @@ import net.jqwik.api.statistics.Statistics;
  * failing try; {@code @Property(seed = "...")} replays it.
  *
  * <p>After every step (all scans stopped or finished) the file table must hold no row under a non-directory, no
- * orphan and no row older than its parent's listing; no row's scan_id or listed_by may have gone down; and a path that
+ * orphan, no stale mark of a finished scan, and no row below a directory that differs from what the directory's
+ * newest lister saw unless that scan or a newer one wrote it; no row's scan_id or listed_by may have gone down; and a path that
  * has existed all along since every running scan started must keep its row. After the last change a final full scan
  * starts, possibly while older scans still hold stale listings: when it has finished the index must equal the tree,
  * and again once every scan has finished, with no stale mark left.
@@ -166,6 +172,8 @@ public abstract class ScanPropertyConformanceTest {
         String stoppedAt;
         long newerFinishedWhenListed;
         int startedAt;
+        /** The listings this scan has applied, by directory (reported by its listener after each one). */
+        final Map<Path, List<WalkedEntry>> applied = new ConcurrentHashMap<>();
 
         Scan(int number, Path treeRoot, Path root, boolean full, BlockingQueue<Event> events) {
             this.number = number;
@@ -196,6 +204,8 @@ public abstract class ScanPropertyConformanceTest {
         private final BlockingQueue<Event> events;
         private final Semaphore steps = new Semaphore(0);
         private final AtomicBoolean started = new AtomicBoolean();
+        /** The last listing of each directory this walker read. */
+        final Map<Path, List<WalkedEntry>> listings = new ConcurrentHashMap<>();
         private volatile boolean freeRunning;
 
         SteppingWalker(Scan scan, Path treeRoot, BlockingQueue<Event> events) {
@@ -228,6 +238,7 @@ public abstract class ScanPropertyConformanceTest {
                 stop("after failing to list /" + where + " (" + e.getClass().getSimpleName() + ")");
                 throw e;
             }
+            listings.put(directory, listing.entries());
             stop("after listing /" + where);
             return listing;
         }
@@ -322,7 +333,13 @@ public abstract class ScanPropertyConformanceTest {
             Scan s = new Scan(scans.size(), root, target, full, events);
             s.startedAt = ++clock;
             scans.add(s);
-            s.session = index.startScan(target, ScanOptions.defaults().withWalker(s.walker));
+            s.session = index.startScan(target, ScanOptions.defaults().withWalker(s.walker)
+                    .withListener(new ScanListener() {
+                        @Override
+                        public void progress(ScanProgress p) {
+                            s.applied.put(p.current(), s.walker.listings.get(p.current()));
+                        }
+                    }));
             log.append("start ").append(s).append('\n');
             Thread watcher = new Thread(() -> {
                 try {
@@ -427,8 +444,8 @@ public abstract class ScanPropertyConformanceTest {
         }
 
         /**
-         * What holds whenever every scan is stopped or finished: no row under a non-directory, no orphan, no row older
-         * than its parent's listing (scan_id >= parent.listed_by); no row's
+         * What holds whenever every scan is stopped or finished: no row under a non-directory, no orphan, no stale mark
+         * of a finished scan, no unwritten row that differs from what its directory's lister saw; no row's
          * scan_id or listed_by ever went down (an older scan never takes a row or a directory back from a newer one);
          * and a path that has existed all along keeps its row (no scan deletes what it, or a newer scan, can see).
          */
@@ -441,10 +458,11 @@ public abstract class ScanPropertyConformanceTest {
             if (!orphans.isEmpty()) {
                 throw failure("orphan rows: " + orphans);
             }
-            List<String> older = invariants.rowsOlderThanTheirParentsListing();
-            if (!older.isEmpty()) {
-                throw failure("rows older than their parent's listing: " + older);
+            List<String> leftOver = invariants.staleRowsOfScansNotRunning();
+            if (!leftOver.isEmpty()) {
+                throw failure("stale rows of scans that are no longer running: " + leftOver);
             }
+            checkUnwrittenRowsAreWhatTheirListerSaw();
             Map<Long, long[]> now = invariants.versions();
             for (Map.Entry<Long, long[]> row : now.entrySet()) {
                 long[] before = versions.get(row.getKey());
@@ -455,6 +473,55 @@ public abstract class ScanPropertyConformanceTest {
             }
             versions = now;
             checkStableRowsKept();
+        }
+
+        /**
+         * A listing writes only what changed, so a row below a directory may be older than the scan that listed the
+         * directory. What must hold: while scan S is the newest to have listed directory D (D.listed_by = S) and S has
+         * applied its listing of D, every row below D with scan_id < S is one S saw in that listing, exactly as S saw
+         * it and not stale (S found it unchanged and left it). Anything else S saw differently it wrote (scan_id = S),
+         * anything it did not see it marked (scan_id = S), and no other scan older than S can have written below D
+         * since (the owner check), nor an older scan above it through a trunk or root (the parent guard).
+         */
+        private void checkUnwrittenRowsAreWhatTheirListerSaw() {
+            Map<Long, List<IndexInvariants.RawRow>> byParent = new HashMap<>();
+            Map<Long, IndexInvariants.RawRow> byId = new HashMap<>();
+            for (IndexInvariants.RawRow r : invariants.rows()) {
+                byParent.computeIfAbsent(r.parent(), k -> new ArrayList<>()).add(r);
+                byId.put(r.id(), r);
+            }
+            for (Scan s : scans) {
+                if (s.session == null) {
+                    continue;
+                }
+                long id = s.session.scanId();
+                for (Map.Entry<Path, List<WalkedEntry>> applied : s.applied.entrySet()) {
+                    Optional<FileEntry> dir = index.lookup(applied.getKey());
+                    if (dir.isEmpty() || byId.get(dir.get().id()) == null
+                            || byId.get(dir.get().id()).listedBy() != id) {
+                        continue;
+                    }
+                    Map<String, WalkedEntry> seen = new HashMap<>();
+                    applied.getValue().forEach(e -> seen.put(e.name(), e));
+                    for (IndexInvariants.RawRow row : byParent.getOrDefault(dir.get().id(), List.of())) {
+                        if (row.scanId() >= id) {
+                            continue;
+                        }
+                        WalkedEntry e = seen.get(row.name());
+                        String where = "/" + root.relativize(applied.getKey().resolve(row.name()));
+                        if (e == null) {
+                            throw failure(where + " has a row from scan " + row.scanId() + " below a directory "
+                                    + s + " listed without seeing it");
+                        }
+                        if (e.isReadable() && (row.stale() || !row.kind().equals(e.stat().kind().name())
+                                || row.size() != e.stat().size() || row.mtime() != e.stat().mtimeNanos()
+                                || !Objects.equals(row.linkTarget(), e.stat().linkTarget()))) {
+                            throw failure(where + " has a row from scan " + row.scanId() + " (" + row + ") below a"
+                                    + " directory " + s + " listed, which saw it as " + e.stat());
+                        }
+                    }
+                }
+            }
         }
 
         /**

@@ -109,6 +109,22 @@ public interface Dialect {
                 .doUpdate(), t);
     }
 
+    /**
+     * Inserts a child row that was not there when this scan, owning the parent's listing, read the parent's children
+     * in the same transaction; if a row with that name has appeared since, leaves it alone. Only a newer scan can have
+     * written it (no older scan may write below a directory a newer one has claimed), so its row stands. fsindex runs
+     * this only after {@link #readListedBy} confirmed, with the row lock where the engine needs one, that no newer scan
+     * has listed the parent, so unlike {@link #upsertChild} it needs no parent check of its own.
+     */
+    default Query insertChild(FsTables t) {
+        return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
+                        t.scanId, t.stale, t.listedBy)
+                .values(param("parent", Long.class), param("name", String.class), param("kind", String.class),
+                        param("size", Long.class), param("mtime", Long.class), param("link", String.class),
+                        param("scan", Long.class), inline(0), inline(0L))
+                .onConflictDoNothing();
+    }
+
     /** Inserts a top-level row (a filesystem root, which has no parent), or updates it if no newer scan wrote it. */
     default Query upsertTopLevel(FsTables t) {
         // SQLite needs a WHERE before ON CONFLICT in INSERT ... SELECT, or it parses ON as a join.
@@ -130,6 +146,22 @@ public interface Dialect {
                 .and(t.kind.eq(inline("DIRECTORY")));
     }
 
+    /**
+     * Reads directory {@code :dir}'s {@code listed_by}: the guard every write below a directory takes first (a scan
+     * may write a directory's children only while no newer scan has listed it). Where transactions run concurrently,
+     * the read must hold a shared lock on the row until the transaction ends, so that a newer scan's claim of the
+     * directory (an {@code UPDATE} of the same row) waits for the write and then sees it, or the write waits for the
+     * claim and then sees {@code listed_by} too new. The row exists whenever the lock matters, so this locks no gap.
+     * A plain read by default, enough where write transactions are serialised (SQLite's {@code BEGIN IMMEDIATE}).
+     */
+    default Query readListedBy(FsTables t) {
+        return org.jooq.impl.DSL.select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class)));
+    }
+
+    /**
+     * No longer used by fsindex's own protocol (claiming a directory does not mark its children any more; a listing
+     * marks only the rows it finds missing); kept for dialects and tools built against it.
+     */
     /** Marks the children of {@code :dir} stale for scan {@code :scan}, except those a newer scan has written. */
     default Query markChildrenStale(FsTables t) {
         Field<Long> scan = param("scan", Long.class);
