@@ -183,7 +183,7 @@ abstract class InnoDbBehaviourTest {
             newer.setAutoCommit(false);
             long newerScan = insertScan(newer);
             try (Statement s = newer.createStatement()) {
-                // exactly what claimDirectory and markChildrenStale do for a newer scan
+                // exactly what claimDirectory does for a newer scan
                 assertThat(s.executeUpdate("UPDATE " + prefix + "files SET listed_by = " + newerScan
                         + " WHERE id = " + d + " AND listed_by <= " + newerScan)).isEqualTo(1);
                 s.executeUpdate("UPDATE " + prefix + "files SET stale = 1, scan_id = " + newerScan

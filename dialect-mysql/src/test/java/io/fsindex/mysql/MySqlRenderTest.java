@@ -48,14 +48,6 @@ class MySqlRenderTest {
     }
 
     @Test
-    void claimAndStaleMarkAreTheSharedStatements() {
-        assertThat(r.sql(dialect.claimDirectory(TABLES))).isEqualTo("update fsindex_files set listed_by = :scan"
-                + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
-        assertThat(r.sql(dialect.markChildrenStale(TABLES))).isEqualTo("update fsindex_files set stale = 1,"
-                + " scan_id = :scan where (parent = :dir and scan_id < :scan)");
-    }
-
-    @Test
     void sweepDeletesWholeSubtreesDeepestFirst() {
         assertThat(r.sql(dialect.sweep(TABLES))).isEqualTo("delete from fsindex_files where id in"
                 + " (select doomed.id from (with recursive gone(id, depth) as"

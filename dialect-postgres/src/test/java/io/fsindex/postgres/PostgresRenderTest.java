@@ -57,12 +57,6 @@ class PostgresRenderTest {
     }
 
     @Test
-    void markChildrenStale() {
-        assertThat(render(dialect.markChildrenStale(t))).isEqualTo(
-                "update fsindex_files set stale = 1, scan_id = :scan where (parent = :dir and scan_id < :scan)");
-    }
-
-    @Test
     void sweep() {
         assertThat(render(dialect.sweep(t))).isEqualTo(
                 "delete from fsindex_files where (stale = 1 and scan_id = :scan)");

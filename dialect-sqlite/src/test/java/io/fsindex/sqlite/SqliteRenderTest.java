@@ -71,12 +71,6 @@ class SqliteRenderTest {
     }
 
     @Test
-    void markChildrenStale() {
-        assertThat(named(dialect.markChildrenStale(t))).isEqualTo("update fsindex_files set stale = 1, scan_id = :scan"
-                + " where (parent = :dir and scan_id < :scan)");
-    }
-
-    @Test
     void sweep() {
         assertThat(named(dialect.sweep(t))).isEqualTo("delete from fsindex_files where (stale = 1 and scan_id = :scan)");
     }
@@ -107,7 +101,7 @@ class SqliteRenderTest {
         FsIndex.builder().jdbcUrl(url).build().close();
         try (Connection c = RawSqlite.connect(url)) {
             for (Query q : new Query[] {dialect.upsertChild(t), dialect.upsertTopLevel(t), dialect.claimDirectory(t),
-                    dialect.markChildrenStale(t), dialect.sweep(t), dialect.sweepBelow(t)}) {
+                    dialect.sweep(t), dialect.sweepBelow(t)}) {
                 String named = named(q);
                 String positional = ctx.renderContext().paramType(ParamType.INDEXED).visit(q).render();
                 assertThat(positional).isEqualTo(named.replaceAll(":[a-z]+", "?"));

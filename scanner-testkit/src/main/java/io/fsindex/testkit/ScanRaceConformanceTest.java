@@ -648,8 +648,7 @@ public abstract class ScanRaceConformanceTest {
     }
 
     /** The real filesystem, stopping once, right after reading the attributes of {@code path}, until {@code go}. */
-    private static final class PauseAfterStat implements Walker {
-        private final Walker nio = new NioWalker();
+    private static final class PauseAfterStat extends ForwardingWalker {
         private final Path path;
         private final CountDownLatch statted;
         private final CountDownLatch go;
@@ -661,8 +660,8 @@ public abstract class ScanRaceConformanceTest {
         }
 
         @Override
-        public FileStat stat(Path p) throws IOException {
-            FileStat stat = nio.stat(p);
+        public io.fsindex.api.FileStat stat(Path p) throws IOException {
+            io.fsindex.api.FileStat stat = super.stat(p);
             if (p.equals(path) && statted.getCount() > 0) {
                 statted.countDown();
                 try {
@@ -675,16 +674,6 @@ public abstract class ScanRaceConformanceTest {
                 }
             }
             return stat;
-        }
-
-        @Override
-        public FileStat statFollowingLinks(Path p) throws IOException {
-            return nio.statFollowingLinks(p);
-        }
-
-        @Override
-        public DirectoryListing list(Path directory) throws IOException {
-            return nio.list(directory);
         }
     }
 

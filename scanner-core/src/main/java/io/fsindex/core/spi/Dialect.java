@@ -158,20 +158,6 @@ public interface Dialect {
         return org.jooq.impl.DSL.select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class)));
     }
 
-    /**
-     * No longer used by fsindex's own protocol (claiming a directory does not mark its children any more; a listing
-     * marks only the rows it finds missing); kept for dialects and tools built against it.
-     */
-    /** Marks the children of {@code :dir} stale for scan {@code :scan}, except those a newer scan has written. */
-    default Query markChildrenStale(FsTables t) {
-        Field<Long> scan = param("scan", Long.class);
-        return org.jooq.impl.DSL.update(t.files)
-                .set(t.stale, inline(1))
-                .set(t.scanId, scan)
-                .where(t.parent.eq(param("dir", Long.class)))
-                .and(t.scanId.lt(scan));
-    }
-
     /** Deletes every row scan {@code :scan} marked stale and nobody has confirmed since; descendants go by cascade. */
     default Query sweep(FsTables t) {
         return org.jooq.impl.DSL.deleteFrom(t.files)
