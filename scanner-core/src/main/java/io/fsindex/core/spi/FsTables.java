@@ -30,7 +30,7 @@ public final class FsTables {
     public final Field<Long> size;
     public final Field<Long> mtime;
     public final Field<String> linkTarget;
-    /** The scan whose information the row holds; also the scan that owns its stale mark. */
+    /** The scan that last wrote the row (an unchanged row keeps it); also the scan that owns its stale mark. */
     public final Field<Long> scanId;
     /** The newest scan that listed this directory's children (0 if none); the gate for descending into it. */
     public final Field<Long> listedBy;
