@@ -35,6 +35,18 @@ public interface FileSink {
     /** Records a directory's complete listing: everything not in it is gone, unless a newer scan says otherwise. */
     Applied apply(Directory directory, List<WalkedEntry> entries);
 
+    /**
+     * Applies several directories' listings as {@link #apply} would one by one, in order; a sink may apply them in
+     * one transaction, so many small directories cost one commit. Returns one result per listing.
+     */
+    default List<Applied> applyAll(List<Directory> directories, List<List<WalkedEntry>> listings) {
+        List<Applied> out = new java.util.ArrayList<>(directories.size());
+        for (int i = 0; i < directories.size(); i++) {
+            out.add(apply(directories.get(i), listings.get(i)));
+        }
+        return out;
+    }
+
     /** The directory exists but could not be listed: keeps its children as they are. */
     void unreadable(Directory directory);
 

@@ -166,7 +166,7 @@ final class Scan {
 
     /**
      * Lists pending directories depth first and applies their listings in groups, one transaction per group (see
-     * {@link SqlFileSink#applyAll}): many small directories then cost one commit, not one each. Each listing is still
+     * {@link FileSink#applyAll}): many small directories then cost one commit, not one each. Each listing is still
      * applied with its subdirectories' claims in one transaction; only its subdirectories are listed after it.
      */
     private void walk(FileSink sink, Directory top) {
@@ -196,8 +196,7 @@ final class Scan {
                 continue;
             }
             checkNotCancelled();
-            List<FileSink.Applied> applied = sink instanceof SqlFileSink sql ? sql.applyAll(dirs, listings)
-                    : applyEach(sink, dirs, listings);
+            List<FileSink.Applied> applied = sink.applyAll(dirs, listings);
             // Pushed last group member first, so the first member's subdirectories are listed next (depth first).
             for (int g = group.size() - 1; g >= 0; g--) {
                 List<Directory> subdirectories = applied.get(g).subdirectories();
@@ -445,15 +444,6 @@ final class Scan {
                     ? followLinks(path, listing.entries(), ancestors, problems::add) : listing.entries();
             return new Listed(path, entries, problems, null, false, null, null);
         }
-    }
-
-    private static List<FileSink.Applied> applyEach(FileSink sink, List<Directory> dirs,
-                                                    List<List<WalkedEntry>> listings) {
-        List<FileSink.Applied> out = new ArrayList<>(dirs.size());
-        for (int i = 0; i < dirs.size(); i++) {
-            out.add(sink.apply(dirs.get(i), listings.get(i)));
-        }
-        return out;
     }
 
     private void checkNotCancelled() {

@@ -164,18 +164,11 @@ final class SqlFileSink implements FileSink {
         return write(conn -> applyListing(dir, entries));
     }
 
-    /**
-     * Applies several listings in one transaction, in order, as {@link #apply} would one by one: fewer commits for
-     * many small directories. Each listing's subdirectories are claimed in the same transaction as its rows.
-     */
-    List<Applied> applyAll(List<Directory> dirs, List<List<WalkedEntry>> listings) {
-        return write(conn -> {
-            List<Applied> out = new ArrayList<>(dirs.size());
-            for (int i = 0; i < dirs.size(); i++) {
-                out.add(applyListing(dirs.get(i), listings.get(i)));
-            }
-            return out;
-        });
+    /** Applies all the listings in one transaction: fewer commits for many small directories. */
+    @Override
+    public List<Applied> applyAll(List<Directory> dirs, List<List<WalkedEntry>> listings) {
+        return applyGroup(dirs.stream().map(Directory::path).toList(), dirs, listings).stream()
+                .map(GroupResult::applied).toList();
     }
 
     /** One listing of a group and what applying it did; both null if it was not claimed, so not applied. */
@@ -349,6 +342,7 @@ final class SqlFileSink implements FileSink {
         List<Directory> subdirectories = new ArrayList<>();
         LongList toClaim = new LongList();
         List<String> names = new ArrayList<>();
+        Map<String, Long> insertedDirectories = null;
         for (int i = 0; i < n; i++) {
             WalkedEntry e = entries.get(i);
             if (!e.isReadable() || !e.stat().isDirectory()) {
@@ -356,9 +350,11 @@ final class SqlFileSink implements FileSink {
             }
             long id = ids[i];
             if (id == 0) {
-                // Inserted just now, or by another scan meanwhile (READ COMMITTED): read its id back.
-                Row row = find(dir.id(), e.name());
-                id = row == null ? 0 : row.id();
+                // Inserted just now, or by another scan meanwhile (READ COMMITTED): read the ids back, once.
+                if (insertedDirectories == null) {
+                    insertedDirectories = childDirectoryIds(dir.id());
+                }
+                id = insertedDirectories.getOrDefault(e.name(), 0L);
             }
             // The claim itself checks the row's kind as it is now.
             if (id != 0) {
@@ -378,6 +374,17 @@ final class SqlFileSink implements FileSink {
             }
         }
         return new Applied(subdirectories, added, updated, unchanged, skipped);
+    }
+
+    /** The ids of the directory rows below {@code dir}, by name, in one query. */
+    private Map<String, Long> childDirectoryIds(long dir) throws SQLException {
+        Map<String, Long> ids = new HashMap<>();
+        try (ResultSet rs = q(st.selectChildDirectories).set("dir", dir).statement.executeQuery()) {
+            while (rs.next()) {
+                ids.put(rs.getString(2), rs.getLong(1));
+            }
+        }
+        return ids;
     }
 
     /** Runs {@code q} once per id, batched {@link #BATCH_ROWS} at a time. */

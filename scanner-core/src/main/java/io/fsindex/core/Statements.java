@@ -12,7 +12,6 @@ import io.fsindex.core.spi.FsTables;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Table;
 import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
@@ -41,6 +40,7 @@ final class Statements {
     final Sql deleteDescendantsBelow;
     final Sql countDescendants;
     final Sql selectChildren;
+    final Sql selectChildDirectories;
     final Sql selectChild;
     final Sql selectTopLevel;
     final Sql markStale;
@@ -78,6 +78,8 @@ final class Statements {
                 .from(table(name("gone"))));
 
         selectChildren = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("dir", Long.class))));
+        selectChildDirectories = Sql.render(ctx, ctx.select(t.id, t.name).from(t.files)
+                .where(t.parent.eq(param("dir", Long.class))).and(t.kind.eq(inline("DIRECTORY"))));
         selectChild = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("parent", Long.class)))
                 .and(t.name.eq(param("name", String.class))));
         selectTopLevel = Sql.render(ctx, selectFiles(ctx).where(t.parent.isNull())
