@@ -10,7 +10,6 @@ import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import io.fsindex.testkit.PausingWalker;
 import io.fsindex.testkit.Trees;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -18,12 +17,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -224,13 +221,12 @@ class SqliteSettingsTest {
      * An application's data source as it is, except that it notes, for every statement fsindex prepares, whether
      * the connection had foreign keys on at that moment.
      */
-    private static final class RecordingDataSource implements DataSource {
-        private final DataSource target;
+    private static final class RecordingDataSource extends ForwardingDataSource {
         final List<String> prepared = new CopyOnWriteArrayList<>();
         final List<String> withoutForeignKeys = new CopyOnWriteArrayList<>();
 
         RecordingDataSource(DataSource target) {
-            this.target = target;
+            super(target);
         }
 
         @Override
@@ -261,41 +257,6 @@ class SqliteSettingsTest {
                             throw e.getCause();
                         }
                     });
-        }
-
-        @Override
-        public PrintWriter getLogWriter() throws SQLException {
-            return target.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) throws SQLException {
-            target.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            target.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return target.getLoginTimeout();
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            return target.getParentLogger();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            return target.unwrap(iface);
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) throws SQLException {
-            return target.isWrapperFor(iface);
         }
     }
 }
