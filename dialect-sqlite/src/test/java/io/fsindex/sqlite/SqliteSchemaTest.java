@@ -48,13 +48,14 @@ class SqliteSchemaTest {
     }
 
     @Test
-    void aFreshDatabaseGetsSchemaVersion1AndItsTables() throws Exception {
+    void aFreshDatabaseGetsTheCurrentSchemaVersionAndItsTables() throws Exception {
         try (FsIndex index = open(SchemaMode.MIGRATE)) {
-            assertThat(index.info(0).schemaVersion()).isEqualTo(1);
+            assertThat(index.info(0).schemaVersion()).isEqualTo(2);
             assertThat(index.databaseName()).isEqualTo("SQLite");
         }
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(1);
-        assertThat(tableNames(url())).contains("fsindex_files", "fsindex_scans", "fsindex_schema");
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(2);
+        assertThat(tableNames(url())).contains("fsindex_files", "fsindex_scans", "fsindex_schema", "fsindex_contents",
+                "fsindex_changes", "fsindex_feed");
     }
 
     /** SQLite bumps schema_version on every DDL statement, so an unchanged value proves no DDL ran on reopening. */
@@ -101,12 +102,13 @@ class SqliteSchemaTest {
                 "INSERT INTO fsindex_schema (version) VALUES (1)");
         String before = dump(url());
 
-        for (SchemaMode mode : SchemaMode.values()) {
-            assertThatThrownBy(() -> open(mode))
-                    .as("mode %s", mode)
-                    .isInstanceOf(SchemaException.class)
-                    .hasMessageContaining("fsindex_files lacks column(s) listed_by");
-        }
+        // MIGRATE checks the version-1 tables before upgrading them; VALIDATE refuses the old version outright.
+        assertThatThrownBy(() -> open(SchemaMode.MIGRATE))
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("fsindex_files lacks column(s) listed_by");
+        assertThatThrownBy(() -> open(SchemaMode.VALIDATE))
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version 2");
         assertThat(dump(url())).isEqualTo(before);
     }
 
@@ -134,15 +136,7 @@ class SqliteSchemaTest {
      */
     @Test
     void validatePassesAfterTheShippedScriptIsAppliedByHand() throws Exception {
-        String script;
-        try (InputStream in = SqliteDialect.class.getResourceAsStream("schema/V1.sql")) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${prefix}", "app_");
-        }
-        try (Connection c = RawSqlite.connect(url()); Statement s = c.createStatement()) {
-            for (String sql : statementsOf(script)) {
-                s.execute(sql);
-            }
-        }
+        applyScripts("app_", 1, 2);
         long schemaVersion = RawSqlite.queryLong(url(), "PRAGMA schema_version");
 
         Path root = tmp.resolve("tree");
@@ -153,6 +147,39 @@ class SqliteSchemaTest {
             assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
         }
         assertThat(RawSqlite.queryLong(url(), "PRAGMA schema_version")).isEqualTo(schemaVersion);
+    }
+
+    /** A database written by a version-1 fsindex is upgraded in place: its rows, ids and scans are kept. */
+    @Test
+    void aVersion1DatabaseIsMigratedKeepingItsRows() throws Exception {
+        applyScripts("fsindex_", 1, 1);
+        Path root = tmp.resolve("tree");
+        Trees.create(root, "./", "a/", "a/x");
+        RawSqlite.execute(url(),
+                "INSERT INTO fsindex_scans (id, root, state, started_at) VALUES (1, '/', 'COMPLETED', 1)",
+                "INSERT INTO fsindex_files (id, parent, name, kind, scan_id) VALUES (7, NULL, 'kept', 'FILE', 1)");
+
+        try (FsIndex index = open(SchemaMode.MIGRATE)) {
+            assertThat(index.info(0).schemaVersion()).isEqualTo(2);
+            index.scan(root);
+            assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+        }
+        assertThat(RawSqlite.queryLong(url(), "SELECT id FROM fsindex_files WHERE name = 'kept'")).isEqualTo(7);
+        assertThat(RawSqlite.queryLong(url(), "SELECT last_seq FROM fsindex_feed")).isNotNegative();
+    }
+
+    private void applyScripts(String prefix, int from, int to) throws Exception {
+        try (Connection c = RawSqlite.connect(url()); Statement s = c.createStatement()) {
+            for (int v = from; v <= to; v++) {
+                String script;
+                try (InputStream in = SqliteDialect.class.getResourceAsStream("schema/V" + v + ".sql")) {
+                    script = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${prefix}", prefix);
+                }
+                for (String sql : statementsOf(script)) {
+                    s.execute(sql);
+                }
+            }
+        }
     }
 
     /** BEGIN IMMEDIATE around "read the version, run the DDL" makes concurrent first opens take turns. */
@@ -195,7 +222,7 @@ class SqliteSchemaTest {
             children.destroyAll();
         }
         assertThat(RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_schema")).isEqualTo(1);
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(1);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(2);
     }
 
     @Test

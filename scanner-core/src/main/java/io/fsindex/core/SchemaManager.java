@@ -19,7 +19,7 @@ import java.util.TreeSet;
 /** Creates, upgrades and checks fsindex's tables, with the version recorded in the {@code <prefix>schema} table. */
 final class SchemaManager {
     /** The schema version this build of fsindex writes and reads. */
-    static final int CURRENT_VERSION = 1;
+    static final int CURRENT_VERSION = 2;
 
     private final Database db;
     private final FsTables t;
@@ -29,14 +29,26 @@ final class SchemaManager {
         this.t = t;
     }
 
-    /** The columns each table must have; extra columns an application adds are tolerated. */
-    Map<String, List<String>> expectedColumns() {
+    /** The columns each table must have at {@code version}; extra columns an application adds are tolerated. */
+    Map<String, List<String>> expectedColumns(int version) {
         Map<String, List<String>> m = new LinkedHashMap<>();
-        m.put(t.scansName(), List.of("id", "root", "state", "started_at", "finished_at", "added", "updated",
-                "deleted", "errors", "message"));
-        m.put(t.filesName(), List.of("id", "parent", "name", "kind", "size", "mtime", "link_target", "scan_id",
-                "listed_by", "stale"));
+        List<String> scans = new ArrayList<>(List.of("id", "root", "state", "started_at", "finished_at", "added",
+                "updated", "deleted", "errors", "message"));
+        List<String> files = new ArrayList<>(List.of("id", "parent", "name", "kind", "size", "mtime", "link_target",
+                "scan_id", "listed_by", "stale"));
+        if (version >= 2) {
+            scans.add("moved");
+            files.addAll(List.of("file_key", "gone_at", "fingerprint", "content_hash"));
+        }
+        m.put(t.scansName(), scans);
+        m.put(t.filesName(), files);
         m.put(t.schemaName(), List.of("version"));
+        if (version >= 2) {
+            m.put(t.contentsName(), List.of("hash", "size", "created_at", "unused_since"));
+            m.put(t.changesName(), List.of("seq", "entry", "change_type", "kind", "path", "previous_path",
+                    "scan_id", "at"));
+            m.put(t.feedName(), List.of("id", "last_seq", "pruned_through"));
+        }
         return m;
     }
 
@@ -49,6 +61,9 @@ final class SchemaManager {
                     if (version > CURRENT_VERSION) {
                         throw newer(version);
                     }
+                    if (version > 0 && version < CURRENT_VERSION) {
+                        check(c, version);    // upgrade only tables that are what their version says
+                    }
                     for (int v = version + 1; v <= CURRENT_VERSION; v++) {
                         apply(c, v);
                     }
@@ -57,7 +72,7 @@ final class SchemaManager {
             } finally {
                 db.dialect.unlockSchema(c, t.prefix);
             }
-            check(c);
+            check(c, CURRENT_VERSION);
         }
     }
 
@@ -77,7 +92,7 @@ final class SchemaManager {
                         + " needs version " + CURRENT_VERSION + "; apply the migration scripts up to V"
                         + CURRENT_VERSION + ", or open with SchemaMode.MIGRATE");
             }
-            check(c);
+            check(c, CURRENT_VERSION);
         }
     }
 
@@ -137,10 +152,10 @@ final class SchemaManager {
         return out;
     }
 
-    private void check(Connection c) throws SQLException {
+    private void check(Connection c, int version) throws SQLException {
         Map<String, String> tables = tables(c);
         List<String> problems = new ArrayList<>();
-        for (Map.Entry<String, List<String>> e : expectedColumns().entrySet()) {
+        for (Map.Entry<String, List<String>> e : expectedColumns(version).entrySet()) {
             String stored = tables.get(key(e.getKey()));
             if (stored == null) {
                 problems.add("table " + e.getKey() + " is missing");
@@ -155,7 +170,7 @@ final class SchemaManager {
         }
         if (!problems.isEmpty()) {
             throw new SchemaException("the fsindex tables in this " + db.dialect.name() + " database do not match"
-                    + " schema version " + CURRENT_VERSION + ": " + String.join("; ", problems));
+                    + " schema version " + version + ": " + String.join("; ", problems));
         }
     }
 

@@ -22,6 +22,9 @@ public final class FsTables {
     public final Table<Record> files;
     public final Table<Record> scans;
     public final Table<Record> schema;
+    public final Table<Record> contents;
+    public final Table<Record> changes;
+    public final Table<Record> feed;
 
     public final Field<Long> id;
     public final Field<Long> parent;
@@ -35,6 +38,33 @@ public final class FsTables {
     /** The newest scan that listed this directory's children (0 if none); the gate for descending into it. */
     public final Field<Long> listedBy;
     public final Field<Integer> stale;
+    /** The filesystem's identity of the entry (device and inode), or null where the platform gives none. */
+    public final Field<String> fileKey;
+    /** When a completed scan found the entry gone (millis); non-null marks an orphan kept for move detection. */
+    public final Field<Long> goneAt;
+    /** A cheap content fingerprint (hex SHA-256 of size, first and last blocks), or null if not computed. */
+    public final Field<String> fingerprint;
+    /** The hex SHA-256 of the whole content, a key of {@link #contents}, or null if not computed. */
+    public final Field<String> contentHash;
+
+    public final Field<String> contentsHash;
+    public final Field<Long> contentsSize;
+    public final Field<Long> contentsCreatedAt;
+    /** When the collector last found the content unreferenced, or null if it was referenced then. */
+    public final Field<Long> contentsUnusedSince;
+
+    public final Field<Long> changeSeq;
+    public final Field<Long> changeEntry;
+    public final Field<String> changeType;
+    public final Field<String> changeKind;
+    public final Field<String> changePath;
+    public final Field<String> changePreviousPath;
+    public final Field<Long> changeScan;
+    public final Field<Long> changeAt;
+
+    public final Field<Integer> feedId;
+    public final Field<Long> feedLastSeq;
+    public final Field<Long> feedPrunedThrough;
 
     public final Field<Long> scanRowId;
     public final Field<String> scanRoot;
@@ -45,6 +75,7 @@ public final class FsTables {
     public final Field<Long> scanUpdated;
     public final Field<Long> scanDeleted;
     public final Field<Long> scanErrors;
+    public final Field<Long> scanMoved;
     public final Field<String> scanMessage;
 
     public final Field<Integer> schemaVersion;
@@ -59,6 +90,9 @@ public final class FsTables {
         files = table(name(prefix + "files"));
         scans = table(name(prefix + "scans"));
         schema = table(name(prefix + "schema"));
+        contents = table(name(prefix + "contents"));
+        changes = table(name(prefix + "changes"));
+        feed = table(name(prefix + "feed"));
         id = field(name("id"), Long.class);
         parent = field(name("parent"), Long.class);
         name = field(name("name"), String.class);
@@ -69,6 +103,25 @@ public final class FsTables {
         scanId = field(name("scan_id"), Long.class);
         listedBy = field(name("listed_by"), Long.class);
         stale = field(name("stale"), Integer.class);
+        fileKey = field(name("file_key"), String.class);
+        goneAt = field(name("gone_at"), Long.class);
+        fingerprint = field(name("fingerprint"), String.class);
+        contentHash = field(name("content_hash"), String.class);
+        contentsHash = field(name("hash"), String.class);
+        contentsSize = field(name("size"), Long.class);
+        contentsCreatedAt = field(name("created_at"), Long.class);
+        contentsUnusedSince = field(name("unused_since"), Long.class);
+        changeSeq = field(name("seq"), Long.class);
+        changeEntry = field(name("entry"), Long.class);
+        changeType = field(name("change_type"), String.class);
+        changeKind = field(name("kind"), String.class);
+        changePath = field(name("path"), String.class);
+        changePreviousPath = field(name("previous_path"), String.class);
+        changeScan = field(name("scan_id"), Long.class);
+        changeAt = field(name("at"), Long.class);
+        feedId = field(name("id"), Integer.class);
+        feedLastSeq = field(name("last_seq"), Long.class);
+        feedPrunedThrough = field(name("pruned_through"), Long.class);
         scanRowId = field(name("id"), Long.class);
         scanRoot = field(name("root"), String.class);
         scanState = field(name("state"), String.class);
@@ -78,6 +131,7 @@ public final class FsTables {
         scanUpdated = field(name("updated"), Long.class);
         scanDeleted = field(name("deleted"), Long.class);
         scanErrors = field(name("errors"), Long.class);
+        scanMoved = field(name("moved"), Long.class);
         scanMessage = field(name("message"), String.class);
         schemaVersion = field(name("version"), Integer.class);
     }
@@ -130,6 +184,21 @@ public final class FsTables {
     /** The scan table's name. */
     public String scansName() {
         return prefix + "scans";
+    }
+
+    /** The content table's name. */
+    public String contentsName() {
+        return prefix + "contents";
+    }
+
+    /** The change feed's table name. */
+    public String changesName() {
+        return prefix + "changes";
+    }
+
+    /** The feed head's table name. */
+    public String feedName() {
+        return prefix + "feed";
     }
 
     /** The schema-version table's name. */

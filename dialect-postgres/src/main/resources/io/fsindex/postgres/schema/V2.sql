@@ -1,0 +1,52 @@
+-- fsindex schema version 2 for PostgreSQL: identities for moves, orphans, content hashes, the change feed.
+-- Column meanings and who may write what: README, sections "Schema" and "Store contract".
+
+-- Content-addressed blobs: one row per distinct content hash. Files reference them with ON DELETE RESTRICT, so a
+-- content cannot be deleted while anything (fsindex's files or an application's own table) still references it.
+-- unused_since is the collector's mark: when it last found the content unreferenced (NULL: referenced then).
+CREATE TABLE ${prefix}contents (
+    hash         TEXT    COLLATE "C" NOT NULL PRIMARY KEY CHECK (hash ~ '^[0-9a-f]{64}$'),
+    size         BIGINT  NOT NULL CHECK (size >= 0),
+    created_at   BIGINT  NOT NULL,
+    unused_since BIGINT
+);
+
+-- file_key: the filesystem's identity of the entry (device and inode), which a move keeps.
+-- gone_at: when a completed scan found the entry gone; the row is kept as an orphan (invisible to lookups) so that a
+-- later scan finding the same identity elsewhere moves it instead of inserting a new row, until the retention ends.
+ALTER TABLE ${prefix}files ADD COLUMN file_key TEXT COLLATE "C" CHECK (file_key <> '');
+ALTER TABLE ${prefix}files ADD COLUMN gone_at BIGINT CHECK (gone_at > 0);
+ALTER TABLE ${prefix}files ADD COLUMN fingerprint TEXT COLLATE "C" CHECK (fingerprint ~ '^[0-9a-f]{64}$');
+ALTER TABLE ${prefix}files ADD COLUMN content_hash TEXT COLLATE "C"
+    REFERENCES ${prefix}contents (hash) ON DELETE RESTRICT;
+
+CREATE INDEX ${prefix}files_file_key ON ${prefix}files (file_key) WHERE file_key IS NOT NULL;
+CREATE INDEX ${prefix}files_gone ON ${prefix}files (gone_at) WHERE gone_at IS NOT NULL;
+CREATE INDEX ${prefix}files_content ON ${prefix}files (content_hash) WHERE content_hash IS NOT NULL;
+
+ALTER TABLE ${prefix}scans ADD COLUMN moved BIGINT NOT NULL DEFAULT 0 CHECK (moved >= 0);
+
+-- The change feed: one row per committed change, numbered without gaps in commit order (see ${prefix}feed).
+CREATE TABLE ${prefix}changes (
+    seq           BIGINT NOT NULL PRIMARY KEY CHECK (seq > 0),
+    entry         BIGINT NOT NULL,
+    change_type   TEXT   NOT NULL CHECK (change_type IN ('ADDED', 'MODIFIED', 'MOVED', 'DELETED')),
+    kind          TEXT   NOT NULL,
+    path          TEXT   NOT NULL,
+    previous_path TEXT   CHECK ((change_type = 'MOVED') = (previous_path IS NOT NULL)),
+    scan_id       BIGINT NOT NULL,
+    at            BIGINT NOT NULL
+);
+
+-- The feed's head: the last sequence number handed out and the last one pruned. Every write transaction locks this
+-- one row before anything else, so numbers are handed out in commit order and no reader can see a later number
+-- committed before an earlier one (a sequence would hand them out in start order instead).
+CREATE TABLE ${prefix}feed (
+    id             INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+    last_seq       BIGINT  NOT NULL CHECK (last_seq >= 0),
+    pruned_through BIGINT  NOT NULL CHECK (pruned_through >= 0 AND pruned_through <= last_seq)
+);
+
+INSERT INTO ${prefix}feed (id, last_seq, pruned_through) VALUES (1, 0, 0);
+
+UPDATE ${prefix}schema SET version = 2;
