@@ -244,7 +244,7 @@ public final class Bench implements Callable<Integer> {
                     ScanResult ch = timedScan(index, tree, churned, "SQLite rescan after churn");
                     if (r == 0) {
                         report.note("Churn (run 1): " + churn + "; the rescan then added " + ch.added()
-                                + ", updated " + ch.updated() + ", deleted " + ch.deleted() + " rows.");
+                                + ", updated " + ch.modified() + ", deleted " + ch.deleted() + " rows.");
                     }
                 }
             }
@@ -508,7 +508,7 @@ public final class Bench implements Callable<Integer> {
         double seconds = secondsSince(t0);
         into.add(seconds, heap.end());
         log(String.format(Locale.ROOT, "%s: %.2f s (added %d, updated %d, unchanged %d, deleted %d)", what, seconds,
-                r.added(), r.updated(), r.unchanged(), r.deleted()));
+                r.added(), r.modified(), r.unchanged(), r.deleted()));
         if (!r.isClean()) {
             report.note(what + ": " + r.errors().size() + " errors, the first: " + r.errors().get(0));
         }

@@ -48,10 +48,9 @@ import org.jooq.impl.DSL;
  *   with {@code useAffectedRows=true}, which the data source fsindex opens sets; the drivers' default counts it as
  *   found (1). With an application's own data source, set {@code useAffectedRows=true} on it too, or the scan
  *   statistics count such rows as unchanged (the index itself is right either way).
- *   <li><b>Sweep.</b> InnoDB cascades deletes at most 15 levels deep (error 3008 on MySQL, 1296/193 on MariaDB), so
- *   the sweep deletes the whole subtree itself, deepest rows first: a child's id is always larger than its parent's
- *   (it is inserted only once the parent exists, and ids only grow), so {@code ORDER BY id DESC} leaves every
- *   cascade with nothing to do.
+ *   <li><b>Deletes.</b> InnoDB cascades deletes at most 15 levels deep (error 3008 on MySQL, 1296/193 on MariaDB),
+ *   so {@link #maxCascadeDepth} makes fsindex cut deeper subtrees from the bottom in bands first. (Ordering the
+ *   delete by id would not do: a moved directory keeps its id under a parent with a larger one.)
  *   <li><b>Retries.</b> Deadlocks (1213), lock wait timeouts (1205) and SQLState 40001 are retried from the start
  *   of the transaction.
  * </ul>
@@ -195,21 +194,6 @@ abstract class InnoDbDialect implements Dialect {
     }
 
     /**
-     * Deletes the rows scan {@code :scan} marked stale and every row below them, deepest first (see the class
-     * comment: InnoDB's cascade stops at 15 levels).
-     */
-    @Override
-    public Query sweep(FsTables t) {
-        Table<?> gone = table(DSL.name("gone"));
-        Field<Long> goneId = field(DSL.name("gone", "id"), Long.class);
-        // The derived table makes the server materialise the ids before deleting from the table they come from.
-        Table<?> doomed = DSL.withRecursive(t.staleSubtrees()).select(goneId).from(gone).asTable("doomed");
-        return DSL.deleteFrom(t.files)
-                .where(t.id.in(select(field(DSL.name("doomed", "id"), Long.class)).from(doomed)))
-                .orderBy(t.id.desc());
-    }
-
-    /**
      * Inserts the entry if {@code guard} holds, or else updates the existing row where no newer scan wrote it; each
      * assignment keeps the old value when a newer scan did.
      */
@@ -220,16 +204,19 @@ abstract class InnoDbDialect implements Dialect {
         Field<Long> mtime = param("mtime", Long.class);
         Field<String> link = param("link", String.class);
         Condition ours = current(t, t.scanId).le(scan);
-        return DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.scanId, t.stale,
-                        t.listedBy)
-                .select(select(parent, param("name", String.class), kind, size, mtime, link, scan, inline(0),
+        Field<String> key = param("key", String.class);
+        return DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey, t.scanId,
+                        t.stale, t.listedBy)
+                .select(select(parent, param("name", String.class), kind, size, mtime, link, key, scan, inline(0),
                         inline(0L)).where(guard))
                 .onDuplicateKeyUpdate()
                 .set(t.kind, when(ours, kind).otherwise(current(t, t.kind)))
                 .set(t.size, when(ours, size).otherwise(current(t, t.size)))
                 .set(t.mtime, when(ours, mtime).otherwise(current(t, t.mtime)))
                 .set(t.linkTarget, when(ours, link).otherwise(current(t, t.linkTarget)))
+                .set(t.fileKey, when(ours, key).otherwise(current(t, t.fileKey)))
                 .set(t.stale, when(ours, inline(0)).otherwise(current(t, t.stale)))
+                .set(t.goneAt, when(ours, inline(null, Long.class)).otherwise(current(t, t.goneAt)))
                 // Last, so every condition above reads the row's original scan_id: MySQL assigns left to right and
                 // a later expression sees an earlier column's new value. (Setting scan_id to :scan keeps the
                 // condition true, so any order happens to work; this one does not rely on that.)

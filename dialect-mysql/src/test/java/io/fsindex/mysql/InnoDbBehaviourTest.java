@@ -285,7 +285,7 @@ abstract class InnoDbBehaviourTest {
 
         assertThat(r.unchanged()).as("the root and f.txt").isEqualTo(2);
         assertThat(r.skipped()).isPositive();
-        assertThat(r.added() + r.updated() + r.deleted()).isZero();
+        assertThat(r.added() + r.modified() + r.deleted()).isZero();
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
     }
 

@@ -47,12 +47,9 @@ class MySqlRenderTest {
                 + UPDATE_UNLESS_NEWER);
     }
 
+    /** Every write transaction locks the feed's head row first, so change numbers follow commit order. */
     @Test
-    void sweepDeletesWholeSubtreesDeepestFirst() {
-        assertThat(r.sql(dialect.sweep(TABLES))).isEqualTo("delete from fsindex_files where id in"
-                + " (select doomed.id from (with recursive gone(id, depth) as"
-                + " (select id, 0 from fsindex_files where (stale = 1 and scan_id = :scan)"
-                + " union all select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
-                + " select gone.id from gone) as doomed) order by id desc");
+    void lockFeedLocksTheHeadRow() {
+        assertThat(r.sql(dialect.lockFeed(TABLES))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
     }
 }

@@ -56,10 +56,10 @@ class PostgresRenderTest {
                 + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
     }
 
+    /** Every write transaction locks the feed's head row first, so change numbers follow commit order. */
     @Test
-    void sweep() {
-        assertThat(render(dialect.sweep(t))).isEqualTo(
-                "delete from fsindex_files where (stale = 1 and scan_id = :scan)");
+    void lockFeed() {
+        assertThat(render(dialect.lockFeed(t))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
     }
 
     @Test

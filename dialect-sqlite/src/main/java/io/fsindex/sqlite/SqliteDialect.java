@@ -7,7 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
+import io.fsindex.core.spi.FsTables;
+import org.jooq.Query;
 import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 import org.sqlite.SQLiteErrorCode;
@@ -149,6 +152,12 @@ public final class SqliteDialect implements Dialect {
                 throw e;
             }
         }
+    }
+
+    /** A plain read: {@link #begin}'s {@code BEGIN IMMEDIATE} already holds the database's one write lock. */
+    @Override
+    public Query lockFeed(FsTables t) {
+        return DSL.select(t.feedLastSeq).from(t.feed).where(t.feedId.eq(DSL.inline(1)));
     }
 
     /** SQLite runs a cascade like a trigger, and stops nesting those at 1000 levels (SQLITE_MAX_TRIGGER_DEPTH). */

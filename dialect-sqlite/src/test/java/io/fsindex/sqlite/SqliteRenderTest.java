@@ -41,11 +41,11 @@ class SqliteRenderTest {
     @Test
     void upsertChild() {
         assertThat(named(dialect.upsertChild(t))).isEqualTo("insert into fsindex_files"
-                + " (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
-                + " select :parent, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
+                + " select :parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p where (p.id = :parent and p.listed_by <= :scan))"
                 + " on conflict (parent, name) do update set kind = :kind, size = :size, mtime = :mtime,"
-                + " link_target = :link, scan_id = :scan, stale = 0"
+                + " link_target = :link, file_key = :key, scan_id = :scan, stale = 0, gone_at = null"
                 + " where fsindex_files.scan_id <= :scan");
     }
 
@@ -56,11 +56,11 @@ class SqliteRenderTest {
     @Test
     void upsertTopLevel() {
         assertThat(named(dialect.upsertTopLevel(t))).isEqualTo("insert into fsindex_files"
-                + " (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
-                + " select null, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
+                + " select null, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where 1 = 1"
                 + " on conflict (name) where parent is null do update set kind = :kind, size = :size, mtime = :mtime,"
-                + " link_target = :link, scan_id = :scan, stale = 0"
+                + " link_target = :link, file_key = :key, scan_id = :scan, stale = 0, gone_at = null"
                 + " where fsindex_files.scan_id <= :scan");
     }
 
@@ -70,26 +70,18 @@ class SqliteRenderTest {
                 + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
     }
 
+    /** SQLite serialises write transactions with BEGIN IMMEDIATE, so reading the feed's head needs no row lock. */
     @Test
-    void sweep() {
-        assertThat(named(dialect.sweep(t))).isEqualTo("delete from fsindex_files where (stale = 1 and scan_id = :scan)");
-    }
-
-    /** Only for subtrees deeper than SQLite's cascade can go: cuts them into bands, deepest first. */
-    @Test
-    void sweepBelow() {
-        assertThat(named(dialect.sweepBelow(t))).isEqualTo("delete from fsindex_files where id in"
-                + " (select deep.id from (with recursive gone(id, depth) as"
-                + " (select id, 0 from fsindex_files where (stale = 1 and scan_id = :scan)"
-                + " union all select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
-                + " select gone.id from gone where gone.depth > :depth) as deep)");
+    void lockFeed() {
+        assertThat(named(dialect.lockFeed(t))).isEqualTo("select last_seq from fsindex_feed where id = 1");
         assertThat(dialect.maxCascadeDepth()).isLessThan(1000);
     }
 
     @Test
     void theTablePrefixIsTheOnlyThingThatChangesWithIt() {
         FsTables other = new FsTables("app_");
-        assertThat(named(dialect.sweep(other))).isEqualTo("delete from app_files where (stale = 1 and scan_id = :scan)");
+        assertThat(named(dialect.claimDirectory(other))).isEqualTo("update app_files set listed_by = :scan"
+                + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
         assertThat(named(dialect.upsertChild(other)))
                 .isEqualTo(named(dialect.upsertChild(t)).replace("fsindex_files", "app_files"));
     }
@@ -101,7 +93,7 @@ class SqliteRenderTest {
         FsIndex.builder().jdbcUrl(url).build().close();
         try (Connection c = RawSqlite.connect(url)) {
             for (Query q : new Query[] {dialect.upsertChild(t), dialect.upsertTopLevel(t), dialect.claimDirectory(t),
-                    dialect.sweep(t), dialect.sweepBelow(t)}) {
+                    dialect.insertChild(t), dialect.lockFeed(t)}) {
                 String named = named(q);
                 String positional = ctx.renderContext().paramType(ParamType.INDEXED).visit(q).render();
                 assertThat(positional).isEqualTo(named.replaceAll(":[a-z]+", "?"));

@@ -54,7 +54,7 @@ class SqliteSettingsTest {
         assertThat(RawSqlite.queryLong(url(), "PRAGMA foreign_keys")).as("the driver's default").isZero();
         RecordingDataSource recording = new RecordingDataSource(plain);
 
-        try (FsIndex index = FsIndex.builder().dataSource(recording).build()) {
+        try (FsIndex index = FsIndex.builder().dataSource(recording).orphanRetention(Duration.ZERO).build()) {
             index.scan(root);
             long rowsBefore = RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_files");
             assertThat(index.lookup(root.resolve("a/b/c/deep.txt"))).isPresent();
@@ -95,7 +95,7 @@ class SqliteSettingsTest {
     @Test
     void idsAreNeverReusedAfterTheNewestRowsAreDeleted() throws Exception {
         Path root = tree();
-        try (FsIndex index = FsIndex.builder().jdbcUrl(url()).build()) {
+        try (FsIndex index = FsIndex.builder().jdbcUrl(url()).orphanRetention(Duration.ZERO).build()) {
             index.scan(root);
             long newest = RawSqlite.queryLong(url(), "SELECT MAX(id) FROM fsindex_files");
             String newestName = RawSqlite.queryString(url(), "SELECT name FROM fsindex_files WHERE id = " + newest);

@@ -99,7 +99,7 @@ public final class FsIndexCli {
                         .withListener(progress));
                 progress.clear();
                 out.printf("scan %d of %s: %d added, %d updated, %d unchanged, %d deleted, %d skipped (newer scan),"
-                                + " %d errors in %.1f s%n", r.scanId(), r.root(), r.added(), r.updated(),
+                                + " %d errors in %.1f s%n", r.scanId(), r.root(), r.added(), r.modified(),
                         r.unchanged(), r.deleted(), r.skipped(), r.errors().size(), r.duration().toMillis() / 1000.0);
                 List<ScanError> errors = r.errors();
                 errors.stream().limit(20).forEach(e -> err.println("  " + e));

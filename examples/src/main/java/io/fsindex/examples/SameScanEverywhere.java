@@ -25,7 +25,7 @@ public final class SameScanEverywhere {
             try (FsIndex index = FsIndex.builder().jdbcUrl(args[i]).build()) {
                 ScanResult r = index.scan(path);
                 System.out.printf("%-10s scan %d: %d added, %d updated, %d unchanged, %d deleted in %d ms%n",
-                        index.databaseName(), r.scanId(), r.added(), r.updated(), r.unchanged(), r.deleted(),
+                        index.databaseName(), r.scanId(), r.added(), r.modified(), r.unchanged(), r.deleted(),
                         r.duration().toMillis());
             }
         }

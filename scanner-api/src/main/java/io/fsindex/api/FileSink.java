@@ -16,7 +16,8 @@ public interface FileSink {
     }
 
     /** What applying one listing did, and which subdirectories the scan must descend into. */
-    record Applied(List<Directory> subdirectories, long added, long updated, long unchanged, long skipped) {
+    record Applied(List<Directory> subdirectories, long added, long modified, long moved, long unchanged,
+                   long skipped) {
         public Applied {
             subdirectories = List.copyOf(subdirectories);
         }

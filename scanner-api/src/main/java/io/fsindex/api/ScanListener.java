@@ -18,6 +18,14 @@ public interface ScanListener {
     default void progress(ScanProgress progress) {
     }
 
+    /**
+     * An entry changed; called after the transaction holding the change has committed, in the order of the changes'
+     * {@link Change#seq}. Unchanged entries get no call. Changes this scan makes to many entries at once (a whole
+     * new tree) arrive one by one, so keep this quick.
+     */
+    default void changed(Change change) {
+    }
+
     /** Something could not be read; the scan goes on. */
     default void error(ScanError error) {
     }

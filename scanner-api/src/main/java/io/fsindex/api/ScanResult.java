@@ -10,15 +10,16 @@ import java.util.List;
  * @param scanId    the scan's id; ids only grow, so a larger id is a scan that started later
  * @param root      the scanned path, as stored (absolute, real path)
  * @param added     rows inserted for entries new to the index
- * @param updated   rows whose recorded attributes changed
+ * @param modified  rows whose recorded attributes changed
+ * @param moved     rows renamed or moved to a new place, keeping their ids (a moved directory counts once)
  * @param unchanged rows confirmed as they were
- * @param deleted   rows removed because their entries are gone, descendants included
+ * @param deleted   entries that left the index because they are gone, descendants included
  * @param skipped   entries left alone because a newer scan covers them (that scan records them instead)
  * @param errors    what could not be read, each with its path and reason; those rows were kept as they were
  * @param duration  wall-clock time of the scan
  */
-public record ScanResult(long scanId, Path root, long added, long updated, long unchanged, long deleted, long skipped,
-                         List<ScanError> errors, Duration duration) {
+public record ScanResult(long scanId, Path root, long added, long modified, long moved, long unchanged, long deleted,
+                         long skipped, List<ScanError> errors, Duration duration) {
     public ScanResult {
         errors = List.copyOf(errors);
     }

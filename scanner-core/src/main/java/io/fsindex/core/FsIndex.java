@@ -1,5 +1,7 @@
 package io.fsindex.core;
 
+import io.fsindex.api.Change;
+import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.api.IndexInfo;
@@ -54,6 +56,7 @@ public final class FsIndex implements AutoCloseable {
     private final Statements statements;
     private final FsTables tables;
     private final Walker walker;
+    private final FeedSettings feedSettings;
     private final AutoCloseable ownedDataSource;
     private final ExecutorService executor;
     private final Set<DefaultScanSession> running = ConcurrentHashMap.newKeySet();
@@ -64,6 +67,7 @@ public final class FsIndex implements AutoCloseable {
         this.db = new Database(dataSource, dialect, b.retryTimeout);
         this.statements = new Statements(dialect, tables);
         this.walker = b.walker;
+        this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
         this.ownedDataSource = owned;
         AtomicInteger threads = new AtomicInteger();
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -151,10 +155,11 @@ public final class FsIndex implements AutoCloseable {
 
     private void runScan(Scan scan, DefaultScanSession session, Connection c) {
         try (c) {
-            SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId());
             try {
+                SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId(), scan.walker(), scan.listener(),
+                        feedSettings);
                 ScanResult r = scan.run(sink);
-                finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.updated(), r.deleted(), r.errors().size(),
+                finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.modified(), r.deleted(), r.errors().size(),
                         null);
                 session.done.complete(r);
             } catch (CancellationException e) {
@@ -163,6 +168,10 @@ public final class FsIndex implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, scan.errorCount(), String.valueOf(e.getMessage()));
                 session.done.completeExceptionally(e);
+            } catch (SQLException e) {
+                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, scan.errorCount(), String.valueOf(e.getMessage()));
+                session.done.completeExceptionally(new ScanFailedException(db.dialect.name() + " error starting scan "
+                        + scan.scanId() + ": " + e.getMessage(), e));
             }
         } catch (SQLException | RuntimeException e) {
             session.done.completeExceptionally(e);
@@ -209,13 +218,66 @@ public final class FsIndex implements AutoCloseable {
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
                         Row row = Row.read(rs);
-                        out.add(row.toEntry(p.resolve(row.name())));
+                        if (!row.orphan()) {
+                            out.add(row.toEntry(p.resolve(row.name())));
+                        }
                     }
                 }
             }
             out.sort(Comparator.comparing(FileEntry::name));
             return out;
         });
+    }
+
+    /**
+     * Returns up to {@code limit} changes committed after {@code cursor}, in order, with the cursor to ask with next.
+     * Start with {@code 0} for everything the feed still holds, or with {@link #changeFeedEnd()} for changes from now
+     * on. Changes from every scan, in any process, of this database arrive here; a change is visible only once
+     * committed, and none commits after a larger-numbered one is visible, so a consumer that always asks with the
+     * cursor it was given sees every change exactly once. If the bounded feed has already dropped changes after
+     * {@code cursor}, the answer says {@link ChangeBatch#resyncNeeded() resyncNeeded} instead.
+     *
+     * @throws IllegalArgumentException if {@code cursor} is negative or beyond the feed's end (a cursor from another
+     *                                  database), or {@code limit} is not positive
+     */
+    public ChangeBatch changesSince(long cursor, int limit) {
+        ensureOpen();
+        if (cursor < 0 || limit <= 0) {
+            throw new IllegalArgumentException("cursor must be >= 0 and limit > 0; got " + cursor + ", " + limit);
+        }
+        return db.read(c -> {
+            long[] head = feedHead(c);
+            if (cursor > head[0]) {
+                throw new IllegalArgumentException("cursor " + cursor + " is beyond the change feed's end ("
+                        + head[0] + "): it does not come from this database");
+            }
+            if (cursor < head[1]) {
+                return new ChangeBatch(List.of(), head[0], true);
+            }
+            List<Change> changes = new ArrayList<>();
+            try (Sql.Bound q = statements.readChanges.prepare(c)) {
+                FeedReader.read(q, cursor, Math.min(head[0], cursor + limit), changes::add);
+            }
+            if (!changes.isEmpty() && changes.get(0).seq() != cursor + 1) {
+                return new ChangeBatch(List.of(), head[0], true);     // pruned between the two reads
+            }
+            return new ChangeBatch(changes, changes.isEmpty() ? cursor : changes.get(changes.size() - 1).seq(), false);
+        });
+    }
+
+    /** The number of the last change committed so far: a cursor for {@link #changesSince} that skips the past. */
+    public long changeFeedEnd() {
+        ensureOpen();
+        return db.read(c -> feedHead(c)[0]);
+    }
+
+    private long[] feedHead(Connection c) throws SQLException {
+        try (Sql.Bound q = statements.readFeed.prepare(c); ResultSet rs = q.statement.executeQuery()) {
+            if (!rs.next()) {
+                throw new SQLException("the change feed's head row is missing from " + tables.feedName());
+            }
+            return new long[] {rs.getLong(1), rs.getLong(2)};
+        }
     }
 
     /** Summarises the index: schema version, row counts and the most recent scans. */
@@ -228,7 +290,7 @@ public final class FsIndex implements AutoCloseable {
             long dirs;
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(CASE WHEN kind = 'DIRECTORY' THEN 1 ELSE 0 END)"
-                         + " FROM " + tables.filesName())) {
+                         + " FROM " + tables.filesName() + " WHERE gone_at IS NULL")) {
                 rs.next();
                 files = rs.getLong(1);
                 dirs = rs.getLong(2);
@@ -301,6 +363,9 @@ public final class FsIndex implements AutoCloseable {
                         return Optional.empty();
                     }
                     row = Row.read(rs);
+                    if (row.orphan()) {
+                        return Optional.empty();    // found gone, kept only to recognise the file if it moved
+                    }
                 }
             }
             parent = row.id();
@@ -377,8 +442,36 @@ public final class FsIndex implements AutoCloseable {
         private SchemaMode schemaMode = SchemaMode.MIGRATE;
         private Walker walker = new NioWalker();
         private Duration retryTimeout = Duration.ofMinutes(5);
+        private Duration orphanRetention = FeedSettings.DEFAULTS.orphanRetention();
+        private long changeFeedCapacity = FeedSettings.DEFAULTS.feedCapacity();
 
         private Builder() {
+        }
+
+        /**
+         * How long the row of an entry found gone is kept, invisible to lookups, so that a later scan that finds the
+         * same file (same device and inode) elsewhere moves the row and keeps its id; 7 days by default. Zero deletes
+         * gone entries' rows at the end of the scan that found them gone (a move is then still recognised within
+         * one scan).
+         */
+        public Builder orphanRetention(Duration retention) {
+            if (retention == null || retention.isNegative()) {
+                throw new IllegalArgumentException("orphan retention must be zero or positive; got " + retention);
+            }
+            this.orphanRetention = retention;
+            return this;
+        }
+
+        /**
+         * How many of the newest changes the change feed keeps (1,000,000 by default); older ones are pruned at the
+         * end of each scan, and a consumer whose cursor falls behind them is told to resync.
+         */
+        public Builder changeFeedCapacity(long capacity) {
+            if (capacity < 1) {
+                throw new IllegalArgumentException("change feed capacity must be at least 1; got " + capacity);
+            }
+            this.changeFeedCapacity = capacity;
+            return this;
         }
 
         /** The database's JDBC URL, e.g. {@code jdbc:sqlite:index.db}; fsindex opens (and later closes) it. */

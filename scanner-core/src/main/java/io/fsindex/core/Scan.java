@@ -40,7 +40,7 @@ final class Scan {
     private volatile boolean cancelled;
 
     private final List<ScanError> errors = new ArrayList<>();
-    private long directories, added, updated, unchanged, skipped;
+    private long directories, added, modified, moved, unchanged, skipped;
     /** The identities of the scan root and every directory above it, the first links a loop can lead back to. */
     private Ancestors rootAndTrunk;
 
@@ -69,6 +69,14 @@ final class Scan {
 
     long scanId() {
         return scanId;
+    }
+
+    Walker walker() {
+        return walker;
+    }
+
+    ScanListener listener() {
+        return listener;
     }
 
     ScanProgress progress() {
@@ -122,7 +130,7 @@ final class Scan {
             walk(sink, top.subdirectories().get(0));
         }
         long deleted = sink.finish(true);
-        ScanResult result = new ScanResult(scanId, root, added, updated, unchanged, deleted, skipped, errors,
+        ScanResult result = new ScanResult(scanId, root, added, modified, moved, unchanged, deleted, skipped, errors,
                 Duration.ofNanos(System.nanoTime() - start));
         listener.finished(result);
         return result;
@@ -153,7 +161,8 @@ final class Scan {
         rootAndTrunk = new Ancestors(rootStat.fileKey(), chain);
         FileSink.Applied top = sink.begin(trunk, new WalkedEntry(nameOf(root), rootStat), root);
         added += top.added();
-        updated += top.updated();
+        modified += top.modified();
+        moved += top.moved();
         unchanged += top.unchanged();
         skipped += top.skipped();
         return top;
@@ -210,10 +219,11 @@ final class Scan {
                 FileSink.Applied a = applied.get(g);
                 directories++;
                 added += a.added();
-                updated += a.updated();
+                modified += a.modified();
+                moved += a.moved();
                 unchanged += a.unchanged();
                 skipped += a.skipped();
-                ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated,
+                ScanProgress now = new ScanProgress(directories, added + modified + moved + unchanged, added, modified,
                         skipped, errors.size(), dirs.get(g).path());
                 progress.set(now);
                 listener.progress(now);
@@ -377,10 +387,11 @@ final class Scan {
                 }
                 directories++;
                 added += a.added();
-                updated += a.updated();
+                modified += a.modified();
+                moved += a.moved();
                 unchanged += a.unchanged();
                 skipped += a.skipped();
-                ScanProgress now = new ScanProgress(directories, added + updated + unchanged, added, updated,
+                ScanProgress now = new ScanProgress(directories, added + modified + moved + unchanged, added, modified,
                         skipped, errors.size(), r.dir().path());
                 progress.set(now);
                 listener.progress(now);
@@ -600,7 +611,7 @@ final class Scan {
         listener.started(scanId, abs);
         sink.removeRoot(trunk, nameOf(abs));
         long deleted = sink.finish(true);
-        ScanResult result = new ScanResult(scanId, abs, 0, 0, 0, deleted, 0, errors,
+        ScanResult result = new ScanResult(scanId, abs, 0, 0, 0, 0, deleted, 0, errors,
                 Duration.ofNanos(System.nanoTime() - start));
         listener.finished(result);
         return result;

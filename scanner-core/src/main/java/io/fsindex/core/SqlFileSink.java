@@ -1,20 +1,29 @@
 package io.fsindex.core;
 
+import io.fsindex.api.Change;
+import io.fsindex.api.ChangeType;
 import io.fsindex.api.FileKind;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.FsIndexException;
+import io.fsindex.api.ScanListener;
 import io.fsindex.api.WalkedEntry;
+import io.fsindex.api.Walker;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The database-backed {@link FileSink}: applies one scan's listings with the concurrent-scan protocol described in
@@ -29,23 +38,51 @@ import java.util.Objects;
  * (a partial scan's trunk and root, a vanished directory, a removed root) takes the same guard on the parent, so an
  * older scan never writes a row whose parent a newer scan has listed: the newer scan saw that row, and what it saw
  * stands even where it wrote nothing.
+ *
+ * <p>Every change it makes to an entry is written to the change feed in the same transaction ({@link ChangeLog}),
+ * and an entry found gone is kept as an invisible orphan for {@link FeedSettings#orphanRetention()} so that a later
+ * listing finding the same file identity elsewhere moves the row, keeping its id ({@link #tryMove}).
  */
 final class SqlFileSink implements FileSink {
     private final Database db;
     private final Statements st;
     private final Connection c;
     private final long scan;
+    private final Walker walker;
+    private final ScanListener listener;
+    private final boolean deliverChanges;
+    private final FeedSettings settings;
+    /** False while the index was empty when the scan started: no row can then be a moved entry's old row. */
+    private final boolean movesPossible;
+    private final ChangeLog log = new ChangeLog();
     /** Each statement prepared once on {@link #c} for the whole scan; closed by {@link #finish}. */
     private final Map<Sql, Sql.Bound> prepared = new IdentityHashMap<>();
     /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
     private long removedEarly;
     private long removedInTransaction;
 
-    SqlFileSink(Database db, Statements st, Connection c, long scan) {
+    SqlFileSink(Database db, Statements st, Connection c, long scan, Walker walker, ScanListener listener,
+                FeedSettings settings) throws SQLException {
         this.db = db;
         this.st = st;
         this.c = c;
         this.scan = scan;
+        this.walker = walker;
+        this.listener = listener;
+        this.deliverChanges = wantsChanges(listener);
+        this.settings = settings;
+        try (ResultSet rs = q(st.maxFileId).statement.executeQuery()) {
+            movesPossible = rs.next() && rs.getLong(1) > 0;
+        }
+    }
+
+    /** True if the listener overrides {@link ScanListener#changed}, so reading the changes back is worth it. */
+    private static boolean wantsChanges(ScanListener listener) {
+        try {
+            return listener.getClass().getMethod("changed", Change.class).getDeclaringClass() != ScanListener.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 
     /** The statement prepared on this scan's connection, with no batch left over from a failed attempt. */
@@ -77,36 +114,52 @@ final class SqlFileSink implements FileSink {
         return write(conn -> {
             long parent = 0;
             long added = 0;
+            Path path = null;
             for (WalkedEntry e : trunk) {
+                path = path == null ? Path.of(e.name()) : path.resolve(e.name());
                 Row before = find(parent, e.name());
-                Row row = upsertAndFind(parent, e, before);
+                Row row = upsertAndFind(parent, e, before, path);
                 if (row == null || !row.isDirectory()) {
                     // Missing, or recorded as a non-directory by a newer scan: nothing may be hung under it.
-                    return new Applied(List.of(), added, 0, 0, 1);
+                    return new Applied(List.of(), added, 0, 0, 0, 1);
                 }
-                added += before == null && row.scanId() == scan ? 1 : 0;
+                added += recordUpsert(before, row, e, path) == ChangeType.ADDED ? 1 : 0;
                 parent = row.id();
             }
             Row before = find(parent, root.name());
-            Row row = upsertAndFind(parent, root, before);
+            Row row = upsertAndFind(parent, root, before, rootPath);
             if (row == null) {
-                return new Applied(List.of(), added, 0, 0, 1);
+                return new Applied(List.of(), added, 0, 0, 0, 1);
             }
             // The root's data may belong to a newer scan that only passed through it as trunk; that must not stop
             // this scan from listing it. Only the claim decides whether this scan descends.
             boolean ours = row.scanId() == scan;
-            long rootAdded = ours && before == null ? 1 : 0;
-            long rootUpdated = ours && before != null && !before.sameAs(root.stat()) ? 1 : 0;
-            long rootUnchanged = ours && before != null && rootUpdated == 0 ? 1 : 0;
+            ChangeType change = recordUpsert(before, row, root, rootPath);
+            long rootAdded = change == ChangeType.ADDED ? 1 : 0;
+            long rootModified = change == ChangeType.MODIFIED ? 1 : 0;
+            long rootUnchanged = ours && change == null ? 1 : 0;
             long rootSkipped = ours ? 0 : 1;
             boolean descend = root.stat().isDirectory() && claimOne(row.id());
             if (!descend) {
-                return new Applied(List.of(), added + rootAdded, rootUpdated, rootUnchanged,
+                return new Applied(List.of(), added + rootAdded, rootModified, 0, rootUnchanged,
                         root.stat().isDirectory() ? 1 : rootSkipped);
             }
             return new Applied(List.of(new Directory(row.id(), parent, root.name(), rootPath)), added + rootAdded,
-                    rootUpdated, rootUnchanged, rootSkipped);
+                    rootModified, 0, rootUnchanged, rootSkipped);
         });
+    }
+
+    /** Records what upserting {@code e} over {@code before} did to {@code after}, if this scan changed it. */
+    private ChangeType recordUpsert(Row before, Row after, WalkedEntry e, Path path) throws SQLException {
+        if (after.scanId() != scan || e.stat() == null) {
+            return null;
+        }
+        ChangeType type = before == null || before.orphan() ? ChangeType.ADDED
+                : before.sameAs(e.stat()) ? null : ChangeType.MODIFIED;
+        if (type != null) {
+            log.change(after.id(), type, after.kind(), path.toString(), null);
+        }
+        return type;
     }
 
     /**
@@ -117,7 +170,7 @@ final class SqlFileSink implements FileSink {
      * (checked by every caller first) no newer scan has listed old's parent: a newer scan that claimed old would have
      * done so listing the parent, or as its own root, which it writes first; so no newer scan's rows are below it.
      */
-    private void emptyIfNoLongerDirectory(Row old, FileStat now) throws SQLException {
+    private void emptyIfNoLongerDirectory(Row old, FileStat now, Path path) throws SQLException {
         if (!old.isDirectory() || now.isDirectory() || old.scanId() > scan) {
             return;
         }
@@ -128,20 +181,21 @@ final class SqlFileSink implements FileSink {
                 return;
             }
         }
-        removedInTransaction += deleteSubtrees(st.countDescendants, st.deleteDescendantsBelow, st.deleteChildren,
-                "dir", old.id());
+        // Counted by what was in the index: orphans below it were counted when they were found gone.
+        removedInTransaction += log.subtree(old.id(), path.toString(), ChangeType.DELETED, false, 0);
+        deleteSubtrees(st.countDescendants, st.deleteDescendantsBelow, st.deleteChildren, "dir", old.id());
     }
 
     /**
      * Upserts one trunk or root entry and reads its row back; null if the row is missing (a newer scan covers it).
      * Writes nothing where a newer scan has listed the parent: that scan saw this entry, and its view stands.
      */
-    private Row upsertAndFind(long parent, WalkedEntry e, Row old) throws SQLException {
+    private Row upsertAndFind(long parent, WalkedEntry e, Row old, Path path) throws SQLException {
         if (parent != 0 && !mayWriteUnder(parent)) {
             return old;
         }
         if (old != null) {
-            emptyIfNoLongerDirectory(old, e.stat());
+            emptyIfNoLongerDirectory(old, e.stat(), path);
         }
         bindEntry(q(parent == 0 ? st.upsertTopLevel : st.upsertChild), parent, e.name(), e.stat())
                 .statement.executeUpdate();
@@ -213,7 +267,7 @@ final class SqlFileSink implements FileSink {
         if (!mayWriteUnder(dir.id())) {
             // A newer scan has claimed the directory since this scan did (or it is gone): its listing decides.
             long readable = entries.stream().filter(WalkedEntry::isReadable).count();
-            return new Applied(List.of(), 0, 0, 0, readable);
+            return new Applied(List.of(), 0, 0, 0, 0, readable);
         }
         int n = entries.size();
         Map<String, Integer> byName = new HashMap<>(Math.max(16, n * 4 / 3 + 1));
@@ -222,11 +276,10 @@ final class SqlFileSink implements FileSink {
         }
         long[] ids = new long[n];               // the existing row's id, 0 for none (a new name)
         byte[] seen = new byte[n];              // what the existing row needs
-        final byte newer = 1, unchangedRow = 2, changedRow = 3, staleOnly = 4;
         LongList missing = new LongList();
         LongList keep = new LongList();
         List<Row> converted = new ArrayList<>();
-        long skipped = 0, unchanged = 0;
+        long skipped = 0, unchanged = 0, moved = 0;
         Sql.Bound read = q(st.selectChildren);
         read.set("dir", dir.id());
         try (ResultSet rs = read.statement.executeQuery()) {
@@ -235,10 +288,12 @@ final class SqlFileSink implements FileSink {
                 String name = rs.getString(3);
                 long scanId = rs.getLong(8);
                 boolean stale = rs.getInt(10) != 0;
+                boolean orphan = rs.getLong(12) != 0;
                 Integer at = byName.get(name);
                 if (at == null) {
-                    // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already).
-                    if (scanId < scan || (scanId == scan && !stale)) {
+                    // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already,
+                    // or it is an orphan, found gone before).
+                    if (!orphan && (scanId < scan || (scanId == scan && !stale))) {
                         missing.add(id);
                     }
                     continue;
@@ -256,88 +311,108 @@ final class SqlFileSink implements FileSink {
                 }
                 String kind = rs.getString(4);
                 if (scanId > scan) {
-                    seen[i] = newer;              // a newer scan wrote this row; what it recorded stands
+                    seen[i] = NEWER;              // a newer scan wrote this row; what it recorded stands
                     skipped++;
                     continue;
                 }
                 FileStat stat = e.stat();
                 boolean same = kind.equals(stat.kind().name()) && rs.getLong(5) == stat.size()
                         && rs.getLong(6) == stat.mtimeNanos() && Objects.equals(rs.getString(7), stat.linkTarget());
+                String storedKey = rs.getString(11);
+                String key = keyOf(stat);
                 if (!same && FileKind.DIRECTORY.name().equals(kind) && !stat.isDirectory()) {
                     converted.add(Row.read(rs));
                 }
-                if (same && !stale) {
-                    seen[i] = unchangedRow;       // nothing to write: the row already says what this scan saw
-                    unchanged++;
+                if (orphan) {
+                    seen[i] = REVIVED;            // back where it was found gone: in the index again
+                } else if (!same || (storedKey != null && key != null && !storedKey.equals(key))) {
+                    seen[i] = CHANGED;            // other attributes, or another file under the same name
+                } else if (stale || !Objects.equals(storedKey, key)) {
+                    seen[i] = REWRITE;            // only the stale mark to take back, or the identity to record
                 } else {
-                    seen[i] = same ? staleOnly : changedRow;
+                    seen[i] = UNCHANGED;          // nothing to write: the row already says what this scan saw
+                    unchanged++;
                 }
             }
         }
         for (Row old : converted) {
-            emptyIfNoLongerDirectory(old, entries.get(byName.get(old.name())).stat());
+            emptyIfNoLongerDirectory(old, entries.get(byName.get(old.name())).stat(), dir.path().resolve(old.name()));
         }
         byName = null;                          // no longer needed; let a huge directory's index go
         executeInChunks(q(st.keepRow), keep, "id");
         executeInChunks(q(st.markStale), missing, "id");
 
-        long added = 0, updated = 0;
+        if (movesPossible) {
+            Set<Long> above = null;
+            for (int i = 0; i < n; i++) {
+                WalkedEntry e = entries.get(i);
+                if (ids[i] != 0 || !e.isReadable() || keyOf(e.stat()) == null) {
+                    continue;
+                }
+                if (above == null) {
+                    above = new HashSet<>(locate(dir.id()).ids());
+                }
+                long id = tryMove(dir, e, above);
+                if (id != 0) {
+                    ids[i] = id;
+                    seen[i] = MOVED;
+                    moved++;
+                }
+            }
+        }
+
+        long[] counts = new long[3];            // modified, unchanged (stale mark only), skipped
         Sql.Bound insert = q(st.insertChild);
-        List<Integer> batch = new ArrayList<>();
-        for (int i = 0; i <= n; i++) {
-            if (i < n) {
-                WalkedEntry e = entries.get(i);
-                if (!e.isReadable() || ids[i] != 0) {
-                    continue;
-                }
-                bindEntry(insert, dir.id(), e.name(), e.stat()).statement.addBatch();
-                batch.add(i);
+        BatchRunner inserts = new BatchRunner(insert.statement, (row, count) -> {
+            if (count == 0) {
+                counts[2]++;                    // a newer scan inserted that name meanwhile
             }
-            if (batch.size() == BATCH_ROWS || (i == n && !batch.isEmpty())) {
-                for (int count : insert.statement.executeBatch()) {
-                    if (count == 0) {
-                        skipped++;
-                    } else {
-                        added++;
-                    }
-                }
-                batch.clear();
+        });
+        for (int i = 0; i < n; i++) {
+            WalkedEntry e = entries.get(i);
+            if (e.isReadable() && ids[i] == 0) {
+                bindEntry(insert, dir.id(), e.name(), e.stat());
+                inserts.add(i);
             }
         }
+        inserts.flush();
+
+        long modified = 0;
+        long[] revived = {0};
         Sql.Bound update = q(st.updateChild);
-        for (int i = 0; i <= n; i++) {
-            if (i < n) {
-                if (seen[i] != changedRow && seen[i] != staleOnly) {
-                    continue;
+        BatchRunner updates = new BatchRunner(update.statement, (at, count) -> {
+            WalkedEntry e = entries.get(at);
+            if (count == 0) {
+                // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer scan: the
+                // upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
+                ids[at] = 0;
+                if (bindEntry(q(st.upsertChild), dir.id(), e.name(), e.stat()).statement.executeUpdate() == 0) {
+                    counts[2]++;
                 }
-                WalkedEntry e = entries.get(i);
-                bindEntry(update, 0, e.name(), e.stat()).set("id", ids[i]).statement.addBatch();
-                batch.add(i);
+            } else if (seen[at] == REWRITE) {
+                counts[1]++;
+            } else {
+                ChangeType type = seen[at] == REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
+                if (type == ChangeType.ADDED) {
+                    revived[0]++;
+                } else {
+                    counts[0]++;
+                }
+                log.change(ids[at], type, e.stat().kind().name(), dir.path().resolve(e.name()).toString(), null);
             }
-            if (batch.size() == BATCH_ROWS || (i == n && !batch.isEmpty())) {
-                int[] counts = update.statement.executeBatch();
-                for (int b = 0; b < counts.length; b++) {
-                    int at = batch.get(b);
-                    if (counts[b] == 0) {
-                        // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer
-                        // scan: the upsert re-inserts the first (with a new id, read back before any claim) and
-                        // leaves the second alone.
-                        ids[at] = 0;
-                        WalkedEntry e = entries.get(at);
-                        if (bindEntry(q(st.upsertChild), dir.id(), e.name(), e.stat()).statement.executeUpdate() == 0) {
-                            skipped++;
-                        } else {
-                            added++;
-                        }
-                    } else if (seen[at] == staleOnly) {
-                        unchanged++;              // only its stale mark was taken back
-                    } else {
-                        updated++;
-                    }
-                }
-                batch.clear();
+        });
+        for (int i = 0; i < n; i++) {
+            if (seen[i] == CHANGED || seen[i] == REWRITE || seen[i] == REVIVED) {
+                WalkedEntry e = entries.get(i);
+                bindEntry(update, 0, e.name(), e.stat()).set("id", ids[i]);
+                updates.add(i);
             }
         }
+        updates.flush();
+        modified += counts[0];
+        unchanged += counts[1];
+        skipped += counts[2];
+        long added = revived[0] + log.inserted(dir.id(), dir.path());
 
         List<Directory> subdirectories = new ArrayList<>();
         LongList toClaim = new LongList();
@@ -373,7 +448,136 @@ final class SqlFileSink implements FileSink {
                 skipped++;
             }
         }
-        return new Applied(subdirectories, added, updated, unchanged, skipped);
+        return new Applied(subdirectories, added, modified, moved, unchanged, skipped);
+    }
+
+    private static final byte NEWER = 1, UNCHANGED = 2, CHANGED = 3, REWRITE = 4, REVIVED = 5, MOVED = 6;
+
+    /** The identity a move keeps, as stored in {@code file_key}; null where the platform gives none. */
+    static String keyOf(FileStat stat) {
+        return stat == null || stat.fileKey() == null ? null : stat.fileKey().toString();
+    }
+
+    /**
+     * Moves the row of an entry that has disappeared from its old place to new entry {@code e} in {@code dir},
+     * keeping its id, and returns that id; 0 if no row qualifies. A row qualifies if it has the same file identity,
+     * kind and modification time (and, for a file, size), no newer scan wrote it or listed its old parent, it is
+     * not {@code dir} or above it, and it is gone from its old place: an orphan, marked stale by a listing, or
+     * nothing exists at its old path any more.
+     *
+     * @param above the ids of {@code dir} and every directory above it
+     */
+    // The modification time matters for directories too: filesystems hand a deleted directory's inode number to the
+    // next one created (ext4 and tmpfs at once), and a rename leaves the moved directory's own mtime as it was.
+    private long tryMove(Directory dir, WalkedEntry e, Set<Long> above) throws SQLException {
+        String key = keyOf(e.stat());
+        List<Row> candidates = new ArrayList<>();
+        try (ResultSet rs = q(st.selectByFileKey).set("key", key).statement.executeQuery()) {
+            while (rs.next()) {
+                candidates.add(Row.read(rs));
+            }
+        }
+        FileStat stat = e.stat();
+        for (Row old : candidates) {
+            if (!old.kind().equals(stat.kind().name()) || old.scanId() > scan || old.parent() == 0
+                    || above.contains(old.id())
+                    || old.mtime() != stat.mtimeNanos()
+                    || (!stat.isDirectory() && old.size() != stat.size())
+                    || !mayWriteUnder(old.parent())) {
+                continue;
+            }
+            Path oldPath = locate(old.id()).path();
+            if (!old.orphan() && !old.stale() && stillThere(oldPath)) {
+                continue;
+            }
+            Path newPath = dir.path().resolve(e.name());
+            Sql.Bound move = q(st.moveRow);
+            bindEntry(move, dir.id(), e.name(), stat).set("id", old.id()).set("key", key);
+            if (move.statement.executeUpdate() == 0) {
+                continue;
+            }
+            log.change(old.id(), ChangeType.MOVED, old.kind(), newPath.toString(), oldPath.toString());
+            if (old.orphan() && old.isDirectory()) {
+                // Its descendants were reported deleted with it; they are back, at their new paths.
+                log.subtree(old.id(), newPath.toString(), ChangeType.ADDED, false, old.goneAt());
+                q(st.clearSubtreeGone).set("top", old.id()).set("since", old.goneAt()).statement.executeUpdate();
+            }
+            return old.id();
+        }
+        return 0;
+    }
+
+    /**
+     * True if something still exists at {@code path}. Only an entry that has disappeared from its old path moves: a
+     * hard link's other name still exists, and a file replaced by another under the same name keeps that name's row.
+     */
+    private boolean stillThere(Path path) {
+        try {
+            walker.stat(path);
+            return true;
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            return true;                        // cannot tell: leave the row where it is
+        }
+    }
+
+    /** A row's path and the ids from the top of the index down to it. */
+    private record Located(Path path, List<Long> ids) {
+    }
+
+    /** Finds row {@code id}'s path and ancestors from the rows above it (its old place, for a row being moved). */
+    private Located locate(long id) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        Path path = null;
+        try (ResultSet rs = q(st.ancestors).set("id", id).statement.executeQuery()) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+                String name = rs.getString(2);
+                path = path == null ? Path.of(name) : path.resolve(name);
+            }
+        }
+        return new Located(path, ids);
+    }
+
+    /**
+     * Adds rows to a JDBC batch and runs it every {@link #BATCH_ROWS} rows, handing each row's update count to
+     * {@code onCount} with the row's tag; so a huge directory's batch never holds all its rows.
+     */
+    private static final class BatchRunner {
+        interface OnCount {
+            void accept(int tag, int count) throws SQLException;
+        }
+
+        private final java.sql.PreparedStatement statement;
+        private final OnCount onCount;
+        private final int[] tags = new int[BATCH_ROWS];
+        private int size;
+
+        BatchRunner(java.sql.PreparedStatement statement, OnCount onCount) {
+            this.statement = statement;
+            this.onCount = onCount;
+        }
+
+        void add(int tag) throws SQLException {
+            statement.addBatch();
+            tags[size++] = tag;
+            if (size == BATCH_ROWS) {
+                flush();
+            }
+        }
+
+        void flush() throws SQLException {
+            if (size == 0) {
+                return;
+            }
+            int[] counts = statement.executeBatch();
+            int batch = size;
+            size = 0;
+            for (int b = 0; b < counts.length && b < batch; b++) {
+                onCount.accept(tags[b], counts[b]);
+            }
+        }
     }
 
     /** The ids of the directory rows below {@code dir}, by name, in one query. */
@@ -467,10 +671,15 @@ final class SqlFileSink implements FileSink {
             }
             Row old = find(dir.parentId(), dir.name());
             if (old != null && old.id() == dir.id()) {
-                emptyIfNoLongerDirectory(old, replacement);
+                emptyIfNoLongerDirectory(old, replacement, dir.path());
             }
-            return bindEntry(q(dir.parentId() == 0 ? st.upsertTopLevel : st.upsertChild), dir.parentId(), dir.name(),
-                    replacement).statement.executeUpdate();
+            int count = bindEntry(q(dir.parentId() == 0 ? st.upsertTopLevel : st.upsertChild), dir.parentId(),
+                    dir.name(), replacement).statement.executeUpdate();
+            Row now = find(dir.parentId(), dir.name());
+            if (now != null) {
+                recordUpsert(old, now, new WalkedEntry(dir.name(), replacement), dir.path());
+            }
+            return count;
         });
     }
 
@@ -501,12 +710,61 @@ final class SqlFileSink implements FileSink {
                     q(st.unmarkAll).set("scan", scan).statement.executeUpdate();
                     return 0L;
                 }
-                long gone = deleteSubtrees(st.countSweep, st.sweepBelow, st.sweep, "scan", scan);
+                long gone = sweep();
+                long cutoff = log.now - settings.orphanRetention().toMillis();
+                deleteSubtrees(st.countPurge, st.purgeBelow, st.purge, "cutoff", cutoff + 1);
+                log.prune(settings.feedCapacity());
                 return gone + removedEarly;
             });
         } finally {
             closeStatements();
         }
+    }
+
+    /**
+     * Takes every row this scan marked stale, with everything below it, out of the index: each is reported deleted
+     * and becomes an orphan (kept, invisible, for move detection until the purge). Directories go first, so a row
+     * below two of them is reported once. Returns how many entries left the index.
+     */
+    private long sweep() throws SQLException {
+        long gone = 0;
+        Map<Long, Path> parents = new HashMap<>();
+        for (Row top : staleRows(st.staleDirectories)) {
+            Path path = pathOfChild(parents, top);
+            gone += log.subtree(top.id(), path.toString(), ChangeType.DELETED, true, 0);
+            q(st.setSubtreeGone).set("top", top.id()).set("now", log.now).statement.executeUpdate();
+        }
+        for (Row file : staleRows(st.staleFiles)) {
+            log.change(file.id(), ChangeType.DELETED, file.kind(), pathOfChild(parents, file).toString(), null);
+            gone++;
+        }
+        q(st.orphanStaleFiles).set("scan", scan).set("now", log.now).statement.executeUpdate();
+        q(st.unmarkAll).set("scan", scan).statement.executeUpdate();
+        return gone;
+    }
+
+    /** This scan's stale rows the statement selects: id, parent, name and kind only. */
+    private List<Row> staleRows(Sql select) throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (ResultSet rs = q(select).set("scan", scan).statement.executeQuery()) {
+            while (rs.next()) {
+                rows.add(new Row(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), 0, 0, null, scan,
+                        0, true, null, 0));
+            }
+        }
+        return rows;
+    }
+
+    private Path pathOfChild(Map<Long, Path> parents, Row row) throws SQLException {
+        if (row.parent() == 0) {
+            return Path.of(row.name());
+        }
+        Path parent = parents.get(row.parent());
+        if (parent == null) {
+            parent = locate(row.parent()).path();
+            parents.put(row.parent(), parent);
+        }
+        return parent.resolve(row.name());
     }
 
     private void closeStatements() {
@@ -552,6 +810,9 @@ final class SqlFileSink implements FileSink {
         if (q.has("name")) {
             q.set("name", name);
         }
+        if (q.has("key")) {
+            q.set("key", keyOf(stat));
+        }
         return q.set("kind", stat.kind().name()).set("size", stat.size())
                 .set("mtime", stat.mtimeNanos()).set("link", stat.linkTarget()).set("scan", scan);
     }
@@ -560,12 +821,139 @@ final class SqlFileSink implements FileSink {
         try {
             T result = db.write(c, conn -> {
                 removedInTransaction = 0;   // a retried transaction starts its count again
-                return work.run(conn);
+                log.open();
+                T r = work.run(conn);
+                log.close();
+                return r;
             });
             removedEarly += removedInTransaction;
+            if (deliverChanges) {
+                log.deliver();
+            }
             return result;
         } catch (SQLException e) {
             throw new FsIndexException(db.dialect.name() + " error in scan " + scan + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The change feed as this scan writes it: every write transaction first locks the feed's head row (so numbers
+     * are handed out in commit order, see {@link io.fsindex.core.spi.Dialect#lockFeed}), numbers its changes on from
+     * the head's {@code last_seq} and moves the head on before committing.
+     */
+    private final class ChangeLog {
+        /** The feed's last number when the transaction began, and the last one it has handed out so far. */
+        private long first, last;
+        /** The largest row id when the transaction began: rows above it were inserted by this transaction. */
+        private long floor;
+        /** When the transaction began, the time its changes are stamped with. */
+        long now;
+        private int pending;
+
+        void open() throws SQLException {
+            try (ResultSet rs = q(st.lockFeed).statement.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("the change feed's head row is missing from " + st.t.feedName());
+                }
+                first = last = rs.getLong(1);
+            }
+            try (ResultSet rs = q(st.maxFileId).statement.executeQuery()) {
+                rs.next();
+                floor = rs.getLong(1);
+            }
+            now = System.currentTimeMillis();
+            pending = 0;
+            q(st.insertChange);                 // drops a batch a failed attempt left behind
+        }
+
+        /** Records one change. */
+        void change(long id, ChangeType type, String kind, String path, String previous) throws SQLException {
+            Sql.Bound insert = prepared.get(st.insertChange);
+            insert.set("seq", ++last).set("entry", id).set("type", type.name()).set("kind", kind).set("path", path)
+                    .set("previous", previous).set("scan", scan).set("now", now).statement.addBatch();
+            if (++pending == BATCH_ROWS) {
+                flush();
+            }
+        }
+
+        /** Records every row this transaction inserted below {@code dir} as added; returns how many. */
+        long inserted(long dir, Path dirPath) throws SQLException {
+            String prefix = dirPath.toString();
+            prefix = prefix.endsWith("/") ? prefix : prefix + "/";
+            int count = q(st.recordInserted).set("seq", last).set("dir", dir).set("floor", floor)
+                    .set("prefix", prefix).set("scan", scan).set("now", now).statement.executeUpdate();
+            last += count;
+            return count;
+        }
+
+        /**
+         * Records a change of {@code type} for rows of the subtree below row {@code top} (at {@code topPath}), top
+         * included if asked: with {@code goneSince} 0 the rows in the index, otherwise the orphans made at or after
+         * {@code goneSince}. Returns how many it recorded.
+         */
+        long subtree(long top, String topPath, ChangeType type, boolean includeTop, long goneSince)
+                throws SQLException {
+            Map<Long, String> paths = new HashMap<>();
+            long count = 0;
+            List<Object[]> rows = new ArrayList<>();
+            try (ResultSet rs = q(st.subtreeRows).set("top", top).statement.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                            rs.getLong(5), rs.getInt(6)});
+                }
+            }
+            for (Object[] r : rows) {
+                long id = (Long) r[0];
+                String kind = (String) r[3];
+                long goneAt = (Long) r[4];
+                boolean isTop = (Integer) r[5] == 0;
+                String path = isTop ? topPath : join(paths.get((Long) r[1]), (String) r[2]);
+                if (path != null && FileKind.DIRECTORY.name().equals(kind)) {
+                    paths.put(id, path);
+                }
+                boolean wanted = goneSince == 0 ? goneAt == 0 : goneAt >= goneSince;
+                if (path != null && wanted && (includeTop || !isTop)) {
+                    change(id, type, kind, path, null);
+                    count++;
+                }
+            }
+            return count;
+        }
+
+        private static String join(String parent, String name) {
+            return parent == null ? null : parent.endsWith("/") ? parent + name : parent + "/" + name;
+        }
+
+        private void flush() throws SQLException {
+            if (pending > 0) {
+                prepared.get(st.insertChange).statement.executeBatch();
+                pending = 0;
+            }
+        }
+
+        /** Writes what is still batched and moves the head on, still inside the transaction. */
+        void close() throws SQLException {
+            flush();
+            if (last > first) {
+                q(st.advanceFeed).set("seq", last).statement.executeUpdate();
+            }
+        }
+
+        /** Drops the oldest changes beyond {@code capacity}, inside the transaction holding the head. */
+        void prune(long capacity) throws SQLException {
+            flush();
+            long upTo = last - capacity;
+            if (upTo > 0 && q(st.pruneFeed).set("seq", upTo).statement.executeUpdate() > 0) {
+                q(st.pruneChanges).set("seq", upTo).statement.executeUpdate();
+            }
+        }
+
+        /** Hands the committed transaction's changes to the listener, read back from the feed. */
+        void deliver() throws SQLException {
+            if (last == first) {
+                return;
+            }
+            FeedReader.read(q(st.readChanges), first, last, listener::changed);
         }
     }
 }

@@ -24,7 +24,8 @@ final class Statements {
         System.setProperty("org.jooq.no-tips", "true");
     }
 
-    static final String FILE_COLUMNS = "id, parent, name, kind, size, mtime, link_target, scan_id, listed_by, stale";
+    static final String FILE_COLUMNS = "id, parent, name, kind, size, mtime, link_target, scan_id, listed_by, stale,"
+            + " file_key, gone_at";
 
     final FsTables t;
     final Sql upsertChild;
@@ -33,9 +34,27 @@ final class Statements {
     final Sql claimDirectory;
     final Sql readListedBy;
     final Sql updateChild;
-    final Sql sweep;
-    final Sql countSweep;
-    final Sql sweepBelow;
+    final Sql countPurge;
+    final Sql purgeBelow;
+    final Sql purge;
+    final Sql staleDirectories;
+    final Sql staleFiles;
+    final Sql orphanStaleFiles;
+    final Sql subtreeRows;
+    final Sql setSubtreeGone;
+    final Sql clearSubtreeGone;
+    final Sql ancestors;
+    final Sql selectByFileKey;
+    final Sql moveRow;
+    final Sql lockFeed;
+    final Sql maxFileId;
+    final Sql advanceFeed;
+    final Sql pruneFeed;
+    final Sql pruneChanges;
+    final Sql insertChange;
+    final Sql recordInserted;
+    final Sql readFeed;
+    final Sql readChanges;
     final Sql deleteChildren;
     final Sql deleteDescendantsBelow;
     final Sql countDescendants;
@@ -60,16 +79,88 @@ final class Statements {
         readListedBy = Sql.render(ctx, dialect.readListedBy(t));
         updateChild = Sql.render(ctx, ctx.update(t.files).set(t.kind, param("kind", String.class))
                 .set(t.size, param("size", Long.class)).set(t.mtime, param("mtime", Long.class))
-                .set(t.linkTarget, param("link", String.class)).set(t.scanId, scan).set(t.stale, inline(0))
+                .set(t.linkTarget, param("link", String.class)).set(t.fileKey, param("key", String.class))
+                .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
-        sweep = Sql.render(ctx, dialect.sweep(t));
 
         Field<Long> goneId = field(name("gone", "id"), Long.class);
         Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
-        countSweep = Sql.render(ctx, ctx.withRecursive(t.staleSubtrees())
+        Field<Long> cutoff = param("cutoff", Long.class);
+        // Orphans past their retention whose parent is not one too: the tops of the subtrees the purge removes.
+        Condition purgeable = t.goneAt.lt(cutoff).and(t.parent.isNull().or(t.parent.notIn(
+                select(t.id).from(t.files).where(t.goneAt.lt(cutoff)))));
+        countPurge = Sql.render(ctx, ctx.withRecursive(t.subtrees(purgeable))
                 .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
                 .from(table(name("gone"))));
-        sweepBelow = Sql.render(ctx, dialect.sweepBelow(t));
+        purgeBelow = Sql.render(ctx, t.deleteDeeperThan(purgeable));
+        purge = Sql.render(ctx, ctx.deleteFrom(t.files).where(t.id.in(select(field(name("top", "id"), Long.class))
+                .from(select(t.id).from(t.files).where(purgeable).asTable("top")))));
+        Condition staleOfScan = t.stale.eq(inline(1)).and(t.scanId.eq(scan));
+        Field<Long> now = param("now", Long.class);
+        staleDirectories = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
+                .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.eq(inline("DIRECTORY"))));
+        staleFiles = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
+                .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
+        orphanStaleFiles = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now).set(t.stale, inline(0))
+                .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
+        Condition top = t.id.eq(param("top", Long.class));
+        subtreeRows = Sql.render(ctx, ctx.withRecursive(t.subtrees(top))
+                .select(field(name("r", "id")), field(name("r", "parent")), field(name("r", "name")),
+                        field(name("r", "kind")), field(name("r", "gone_at")), goneDepth)
+                .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
+                .orderBy(goneDepth, field(name("r", "id"))));
+        setSubtreeGone = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now)
+                .where(t.goneAt.isNull()).and(t.id.in(select(field(name("doomed", "id"), Long.class)).from(
+                        org.jooq.impl.DSL.withRecursive(t.subtrees(top))
+                                .select(goneId).from(table(name("gone"))).asTable("doomed")))));
+        clearSubtreeGone = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, inline(null, Long.class))
+                .where(t.goneAt.ge(param("since", Long.class))).and(t.id.in(select(field(name("doomed", "id"), Long.class)).from(
+                        org.jooq.impl.DSL.withRecursive(t.subtrees(top))
+                                .select(goneId).from(table(name("gone"))).asTable("doomed")))));
+        ancestors = Sql.render(ctx, ctx.withRecursive(name("up").fields("id", "parent", "name", "depth").as(
+                        select(t.id, t.parent, t.name, inline(0)).from(t.files).where(t.id.eq(param("id", Long.class)))
+                                .unionAll(select(field(name("f", "id"), Long.class),
+                                        field(name("f", "parent"), Long.class), field(name("f", "name"), String.class),
+                                        field(name("up", "depth"), Integer.class).plus(inline(1)))
+                                        .from(t.files.as("f")).join(table(name("up")))
+                                        .on(field(name("f", "id"), Long.class)
+                                                .eq(field(name("up", "parent"), Long.class))))))
+                .select(field(name("up", "id"), Long.class), field(name("up", "name"), String.class))
+                .from(table(name("up"))).orderBy(field(name("up", "depth")).desc()));
+        selectByFileKey = Sql.render(ctx, selectFiles(ctx).where(t.fileKey.eq(param("key", String.class))));
+        moveRow = Sql.render(ctx, ctx.update(t.files)
+                .set(t.parent, param("parent", Long.class)).set(t.name, param("name", String.class))
+                .set(t.kind, param("kind", String.class)).set(t.size, param("size", Long.class))
+                .set(t.mtime, param("mtime", Long.class)).set(t.linkTarget, param("link", String.class))
+                .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))
+                .where(t.id.eq(param("id", Long.class))).and(t.fileKey.eq(param("key", String.class)))
+                .and(t.scanId.le(scan)));
+        lockFeed = Sql.render(ctx, dialect.lockFeed(t));
+        maxFileId = Sql.render(ctx, ctx.select(org.jooq.impl.DSL.coalesce(org.jooq.impl.DSL.max(t.id), inline(0L)))
+                .from(t.files));
+        advanceFeed = Sql.render(ctx, ctx.update(t.feed).set(t.feedLastSeq, param("seq", Long.class))
+                .where(t.feedId.eq(inline(1))));
+        pruneFeed = Sql.render(ctx, ctx.update(t.feed).set(t.feedPrunedThrough, param("seq", Long.class))
+                .where(t.feedId.eq(inline(1))).and(t.feedPrunedThrough.lt(param("seq", Long.class))));
+        pruneChanges = Sql.render(ctx, ctx.deleteFrom(t.changes).where(t.changeSeq.le(param("seq", Long.class))));
+        insertChange = Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
+                        t.changeKind, t.changePath, t.changePreviousPath, t.changeScan, t.changeAt)
+                .values(param("seq", Long.class), param("entry", Long.class), param("type", String.class),
+                        param("kind", String.class), param("path", String.class), param("previous", String.class),
+                        scan, now));
+        recordInserted = Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
+                        t.changeKind, t.changePath, t.changePreviousPath, t.changeScan, t.changeAt)
+                .select(select(param("seq", Long.class).plus(org.jooq.impl.DSL.rowNumber().over().orderBy(t.id)),
+                        t.id, inline("ADDED"), t.kind, org.jooq.impl.DSL.concat(param("prefix", String.class), t.name),
+                        inline(null, String.class), scan, now)
+                        .from(t.files).where(t.parent.eq(param("dir", Long.class)))
+                        .and(t.id.gt(param("floor", Long.class)))));
+        readFeed = Sql.render(ctx, ctx.select(t.feedLastSeq, t.feedPrunedThrough).from(t.feed)
+                .where(t.feedId.eq(inline(1))));
+        readChanges = Sql.render(ctx, ctx.select(t.changeSeq, t.changeEntry, t.changeType, t.changeKind,
+                        t.changePath, t.changePreviousPath, t.changeScan, t.changeAt).from(t.changes)
+                .where(t.changeSeq.gt(param("after", Long.class))).and(t.changeSeq.le(param("upto", Long.class)))
+                .orderBy(t.changeSeq));
         Condition childrenOfDir = t.parent.eq(param("dir", Long.class));
         deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(childrenOfDir));
         deleteDescendantsBelow = Sql.render(ctx, t.deleteDeeperThan(childrenOfDir));
@@ -105,7 +196,7 @@ final class Statements {
 
     private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {
         return ctx.select(t.id, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.scanId, t.listedBy,
-                t.stale).from(t.files);
+                t.stale, t.fileKey, t.goneAt).from(t.files);
     }
 
     /** The jOOQ context fsindex renders with: unquoted lower-case names, so hand-written DDL matches. */

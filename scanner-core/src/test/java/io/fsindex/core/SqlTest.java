@@ -99,7 +99,7 @@ class SqlTest {
         FsTables t = new FsTables("fsindex_");
         DSLContext ctx = Statements.context(dialect);
         for (Function<FsTables, Query> statement : List.<Function<FsTables, Query>>of(dialect::upsertChild,
-                dialect::upsertTopLevel, dialect::claimDirectory, dialect::sweep)) {
+                dialect::upsertTopLevel, dialect::claimDirectory, dialect::insertChild)) {
             Query q = statement.apply(t);
             assertThat(Sql.render(ctx, q).sql()).isEqualTo(ctx.renderContext().paramType(ParamType.INDEXED)
                     .visit(q).render());

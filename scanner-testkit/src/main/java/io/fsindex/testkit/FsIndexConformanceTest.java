@@ -35,7 +35,7 @@ public abstract class FsIndexConformanceTest extends IndexTest {
 
         ScanResult second = index.scan(root);
         assertThat(second.added()).isZero();
-        assertThat(second.updated()).isZero();
+        assertThat(second.modified()).isZero();
         assertThat(second.deleted()).isZero();
         assertThat(second.unchanged()).isEqualTo(6); // the five entries and the root itself
         assertThat(second.scanId()).isGreaterThan(first.scanId());
@@ -56,7 +56,7 @@ public abstract class FsIndexConformanceTest extends IndexTest {
 
         assertThat(r.deleted()).isEqualTo(4);
         assertThat(r.added()).isEqualTo(2);
-        assertThat(r.updated()).isGreaterThanOrEqualTo(1);
+        assertThat(r.modified()).isGreaterThanOrEqualTo(1);
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
         assertThat(index.lookup(root.resolve("a/x.txt")).orElseThrow().id()).isEqualTo(keptId);
         assertThat(index.lookup(root.resolve("a/b"))).isEmpty();
@@ -276,7 +276,7 @@ public abstract class FsIndexConformanceTest extends IndexTest {
         assertThat(session.isDone()).isTrue();
         assertThat(session.scanId()).isEqualTo(r.scanId());
         assertThat(session.progress().directories()).isEqualTo(4);
-        assertThat(session.progress().entries()).isEqualTo(r.added() + r.updated() + r.unchanged());
+        assertThat(session.progress().entries()).isEqualTo(r.added() + r.modified() + r.moved() + r.unchanged());
         assertThat(events).startsWith("started tree").endsWith("finished " + r.added())
                 .contains("progress 1", "progress 4");
     }

@@ -47,12 +47,12 @@ final class IndexInvariants {
                   long scanId, long listedBy, boolean stale) {
     }
 
-    /** Every row of the file table. */
+    /** Every row of the file table that is in the index (orphans, kept only for move detection, are not). */
     List<RawRow> rows() {
         try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT id, COALESCE(parent, 0), name, kind, size, mtime, link_target,"
-                     + " scan_id, listed_by, stale FROM " + files)) {
+                     + " scan_id, listed_by, stale FROM " + files + " WHERE gone_at IS NULL")) {
             List<RawRow> out = new ArrayList<>();
             while (rs.next()) {
                 out.add(new RawRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getLong(5),

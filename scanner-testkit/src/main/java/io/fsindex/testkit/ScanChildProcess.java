@@ -47,7 +47,7 @@ public final class ScanChildProcess {
                 for (int i = 0; i < times; i++) {
                     ScanResult r = index.scan(root);
                     System.out.println(name + " scan " + r.scanId() + " of " + root + ": +" + r.added() + " ~"
-                            + r.updated() + " -" + r.deleted() + " errors " + r.errors());
+                            + r.modified() + " -" + r.deleted() + " errors " + r.errors());
                 }
             }
             System.exit(0);

@@ -69,7 +69,7 @@ public final class ScanInChildProcess {
             for (ScanError e : r.errors()) {
                 out.add("error " + e.reason() + " " + e.path());
             }
-            out.add("result added=" + r.added() + " updated=" + r.updated() + " unchanged=" + r.unchanged()
+            out.add("result added=" + r.added() + " updated=" + r.modified() + " unchanged=" + r.unchanged()
                     + " deleted=" + r.deleted() + " skipped=" + r.skipped());
             return 0;
         } catch (ScanFailedException e) {

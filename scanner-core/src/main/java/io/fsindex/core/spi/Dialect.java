@@ -118,10 +118,10 @@ public interface Dialect {
      */
     default Query insertChild(FsTables t) {
         return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
-                        t.scanId, t.stale, t.listedBy)
+                        t.fileKey, t.scanId, t.stale, t.listedBy)
                 .values(param("parent", Long.class), param("name", String.class), param("kind", String.class),
                         param("size", Long.class), param("mtime", Long.class), param("link", String.class),
-                        param("scan", Long.class), inline(0), inline(0L))
+                        param("key", String.class), param("scan", Long.class), inline(0), inline(0L))
                 .onConflictDoNothing();
     }
 
@@ -158,36 +158,30 @@ public interface Dialect {
         return org.jooq.impl.DSL.select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class)));
     }
 
-    /** Deletes every row scan {@code :scan} marked stale and nobody has confirmed since; descendants go by cascade. */
-    default Query sweep(FsTables t) {
-        return org.jooq.impl.DSL.deleteFrom(t.files)
-                .where(t.stale.eq(inline(1)))
-                .and(t.scanId.eq(param("scan", Long.class)));
+    /**
+     * Locks the change feed's head row until the transaction ends and reads its {@code last_seq}. Every fsindex
+     * write transaction runs this first, so change numbers are handed out in commit order and no lock is ever taken
+     * before it (no deadlock can involve it). Where write transactions are serialised anyway (SQLite), a plain read.
+     */
+    default Query lockFeed(FsTables t) {
+        return org.jooq.impl.DSL.select(t.feedLastSeq).from(t.feed).where(t.feedId.eq(inline(1))).forUpdate();
     }
 
     /**
-     * How many levels an {@code ON DELETE CASCADE} may run within one statement on this engine; deeper swept subtrees
-     * are first cut down with {@link #sweepBelow}. Unlimited by default.
+     * How many levels an {@code ON DELETE CASCADE} may run within one statement on this engine; fsindex cuts deeper
+     * subtrees from the bottom in bands of this depth before deleting their top rows. Unlimited by default.
      */
     default int maxCascadeDepth() {
         return Integer.MAX_VALUE;
     }
 
-    /**
-     * Deletes the rows more than {@code :depth} levels below a row scan {@code :scan} marked stale, so that the
-     * sweep's cascade never has to run deeper than that.
-     */
-    default Query sweepBelow(FsTables t) {
-        return t.deleteDeeperThan(t.stale.eq(inline(1)).and(t.scanId.eq(param("scan", Long.class))));
-    }
-
     private static org.jooq.InsertOnDuplicateStep<org.jooq.Record> insertSelect(FsTables t, Field<Long> parent,
                                                                               org.jooq.Condition guard) {
         return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
-                        t.scanId, t.stale, t.listedBy)
+                        t.fileKey, t.scanId, t.stale, t.listedBy)
                 .select(select(parent, param("name", String.class), param("kind", String.class),
                         param("size", Long.class), param("mtime", Long.class), param("link", String.class),
-                        param("scan", Long.class), inline(0), inline(0L)).where(guard));
+                        param("key", String.class), param("scan", Long.class), inline(0), inline(0L)).where(guard));
     }
 
     /** The conflict branch of both upserts: take this scan's attributes unless a newer scan wrote the row. */
@@ -199,8 +193,10 @@ public interface Dialect {
                 .set(t.size, param("size", Long.class))
                 .set(t.mtime, param("mtime", Long.class))
                 .set(t.linkTarget, param("link", String.class))
+                .set(t.fileKey, param("key", String.class))
                 .set(t.scanId, scan)
                 .set(t.stale, inline(0))
+                .set(t.goneAt, inline(null, Long.class))
                 .where(qualified(t, t.scanId).le(scan));
     }
 

@@ -1,0 +1,29 @@
+package io.fsindex.core;
+
+import io.fsindex.api.Change;
+import io.fsindex.api.ChangeType;
+import io.fsindex.api.FileKind;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/** Reads rows of the change feed back as {@link Change}s. */
+final class FeedReader {
+    private FeedReader() {
+    }
+
+    /** Hands each change numbered after {@code after} and up to {@code upTo} to {@code sink}, in order. */
+    static void read(Sql.Bound readChanges, long after, long upTo, Consumer<Change> sink) throws SQLException {
+        try (ResultSet rs = readChanges.set("after", after).set("upto", upTo).statement.executeQuery()) {
+            while (rs.next()) {
+                String previous = rs.getString(6);
+                sink.accept(new Change(rs.getLong(1), rs.getLong(2), ChangeType.valueOf(rs.getString(3)),
+                        FileKind.valueOf(rs.getString(4)), Path.of(rs.getString(5)),
+                        previous == null ? null : Path.of(previous), rs.getLong(7),
+                        Instant.ofEpochMilli(rs.getLong(8))));
+            }
+        }
+    }
+}
