@@ -80,6 +80,7 @@ class PostgresConcurrencyTest {
         v.put("size", 0L);
         v.put("mtime", 0L);
         v.put("link", null);
+        v.put("key", null);
         v.put("scan", scan);
         return v;
     }

@@ -95,7 +95,8 @@ class PostgresIdsSurviveRestartTest {
     }
 
     private static FsIndex open(EmbeddedPostgres server) {
-        return FsIndex.builder().jdbcUrl(server.getJdbcUrl("postgres", "postgres")).build();
+        return FsIndex.builder().jdbcUrl(server.getJdbcUrl("postgres", "postgres"))
+                .orphanRetention(java.time.Duration.ZERO).build();
     }
 
     private static long maxFileId(EmbeddedPostgres server) throws SQLException {

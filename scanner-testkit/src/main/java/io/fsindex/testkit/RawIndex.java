@@ -35,4 +35,20 @@ public final class RawIndex {
     public long staleRows() throws SQLException {
         return queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE stale = 1");
     }
+
+    /** Reads one row of a query's result. */
+    public interface RowReader {
+        void read(ResultSet row) throws SQLException;
+    }
+
+    /** Hands every row of {@code sql}, with {@code ${prefix}} replaced, to {@code reader}. */
+    public void forEachRow(String sql, RowReader reader) throws SQLException {
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql.replace("${prefix}", prefix))) {
+            while (rs.next()) {
+                reader.read(rs);
+            }
+        }
+    }
 }

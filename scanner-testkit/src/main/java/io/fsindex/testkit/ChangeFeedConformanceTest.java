@@ -1,0 +1,369 @@
+package io.fsindex.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fsindex.api.Change;
+import io.fsindex.api.ChangeBatch;
+import io.fsindex.api.ChangeType;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
+import io.fsindex.core.FsIndex;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The change feed and moves that keep ids: what each kind of change looks like, that a listener hears exactly what
+ * the feed holds once it is committed, that numbers follow commit order while several writers wait on each other,
+ * and that a consumer polling alongside four scanning processes receives every change exactly once, in order.
+ * A dialect's test extends this class like {@link FsIndexConformanceTest}.
+ */
+public abstract class ChangeFeedConformanceTest extends IndexTest {
+
+    /** Every change so far, as the feed gives them page by page from {@code cursor}. */
+    private static List<Change> drain(FsIndex index, long cursor) {
+        List<Change> out = new ArrayList<>();
+        while (true) {
+            ChangeBatch page = index.changesSince(cursor, 7);
+            assertThat(page.resyncNeeded()).isFalse();
+            if (page.changes().isEmpty()) {
+                return out;
+            }
+            out.addAll(page.changes());
+            cursor = page.nextCursor();
+        }
+    }
+
+    /** The changes below {@code root}, each as "TYPE path" (relative), "TYPE old -> new" for moves. */
+    private static List<String> described(List<Change> changes, Path root) {
+        List<String> out = new ArrayList<>();
+        for (Change c : changes) {
+            if (!c.path().startsWith(root) || c.path().equals(root)) {
+                continue;
+            }
+            String path = root.relativize(c.path()).toString();
+            out.add(c.type() == ChangeType.MOVED
+                    ? "MOVED " + root.relativize(c.previousPath()) + " -> " + path
+                    : c.type() + " " + path);
+        }
+        return out;
+    }
+
+    private static final class Recording implements ScanListener {
+        final List<Change> changes = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void changed(Change change) {
+            changes.add(change);
+        }
+    }
+
+    @Test
+    void eachKindOfChangeIsInTheFeedAndTheListenerHearsExactlyTheFeed() throws Exception {
+        Path root = tree("a/", "a/x.txt", "b.txt", "d/", "d/y.txt");
+        FsIndex index = openIndex();
+        Recording first = new Recording();
+        index.scan(root, ScanOptions.defaults().withListener(first));
+        assertThat(described(first.changes, root)).containsExactlyInAnyOrder(
+                "ADDED a", "ADDED a/x.txt", "ADDED b.txt", "ADDED d", "ADDED d/y.txt");
+        assertThat(drain(index, 0)).isEqualTo(first.changes);
+        long cursor = index.changeFeedEnd();
+        long aId = index.lookup(root.resolve("a")).orElseThrow().id();
+        long xId = index.lookup(root.resolve("a/x.txt")).orElseThrow().id();
+
+        Files.writeString(root.resolve("b.txt"), "longer than it was");
+        Trees.delete(root.resolve("d"));
+        Trees.create(root, "c.txt");
+        Files.move(root.resolve("a"), root.resolve("a2"));
+        Recording second = new Recording();
+        ScanResult r = index.scan(root, ScanOptions.defaults().withListener(second));
+
+        List<Change> fed = drain(index, cursor);
+        assertThat(second.changes).isEqualTo(fed);
+        assertThat(described(fed, root)).containsExactlyInAnyOrder(
+                "MODIFIED b.txt", "DELETED d", "DELETED d/y.txt", "ADDED c.txt", "MOVED a -> a2");
+        assertThat(fed).filteredOn(c -> c.type() == ChangeType.MOVED).singleElement()
+                .satisfies(c -> assertThat(c.id()).isEqualTo(aId));
+        assertThat(r.moved()).isEqualTo(1);
+        assertThat(r.added()).isEqualTo(1);
+        assertThat(r.deleted()).isEqualTo(2);
+        assertThat(r.modified()).isGreaterThanOrEqualTo(1);
+        assertThat(index.lookup(root.resolve("a2")).orElseThrow().id()).isEqualTo(aId);
+        assertThat(index.lookup(root.resolve("a2/x.txt")).orElseThrow().id()).isEqualTo(xId);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+        for (int i = 1; i < fed.size(); i++) {
+            assertThat(fed.get(i).seq()).isEqualTo(fed.get(i - 1).seq() + 1);
+        }
+    }
+
+    /**
+     * The case users lose most to: a directory moved outside the application, the old place scanned first (the
+     * entries are gone there), the new place later. The rows come back with their ids, descendants included.
+     */
+    @Test
+    void aDirectoryMovedBetweenScansOfItsOldAndNewPlacesKeepsItsIdAndItsDescendants() throws Exception {
+        Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Map<String, Long> before = ids(index, root, "src/photos", "src/photos/p1.jpg", "src/photos/2024/p2.jpg");
+
+        Files.move(root.resolve("src/photos"), root.resolve("dst/photos"));
+        long cursor = index.changeFeedEnd();
+        ScanResult oldPlace = index.scan(root.resolve("src"));
+        assertThat(oldPlace.deleted()).isEqualTo(4);
+        assertThat(index.lookup(root.resolve("src/photos"))).isEmpty();
+
+        ScanResult newPlace = index.scan(root.resolve("dst"));
+        assertThat(newPlace.moved()).isEqualTo(1);
+        assertThat(newPlace.added()).isEqualTo(3);   // the descendants, back in the index with their ids
+        assertThat(ids(index, root, "dst/photos", "dst/photos/p1.jpg", "dst/photos/2024/p2.jpg").values())
+                .containsExactlyElementsOf(before.values());
+        assertThat(described(drain(index, cursor), root)).containsExactly(
+                "DELETED src/photos", "DELETED src/photos/2024", "DELETED src/photos/p1.jpg",
+                "DELETED src/photos/2024/p2.jpg",
+                "MOVED src/photos -> dst/photos", "ADDED dst/photos/2024", "ADDED dst/photos/p1.jpg",
+                "ADDED dst/photos/2024/p2.jpg");
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    private static Map<String, Long> ids(FsIndex index, Path root, String... paths) {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (String p : paths) {
+            out.put(p, index.lookup(root.resolve(p)).orElseThrow().id());
+        }
+        return out;
+    }
+
+    /** Only an entry that disappeared from its old place moves: a second name of the same file is a new entry. */
+    @Test
+    void aHardLinkIsANewEntryAndAFileReplacedUnderItsNameKeepsThatNamesRow() throws Exception {
+        Path root = tree("f.txt", "g.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long f = index.lookup(root.resolve("f.txt")).orElseThrow().id();
+        long g = index.lookup(root.resolve("g.txt")).orElseThrow().id();
+
+        Files.createLink(root.resolve("link.txt"), root.resolve("f.txt"));
+        Files.move(root.resolve("g.txt"), root.resolve("h.txt"));
+        Files.writeString(root.resolve("g.txt"), "another file under the old name");
+        ScanResult r = index.scan(root);
+
+        assertThat(r.moved()).isZero();
+        assertThat(index.lookup(root.resolve("f.txt")).orElseThrow().id()).isEqualTo(f);
+        assertThat(index.lookup(root.resolve("link.txt")).orElseThrow().id()).isNotIn(f, g);
+        assertThat(index.lookup(root.resolve("g.txt")).orElseThrow().id()).isEqualTo(g);
+        assertThat(index.lookup(root.resolve("h.txt")).orElseThrow().id()).isNotIn(f, g);
+    }
+
+    @Test
+    void aConsumerWhoseChangesWerePrunedIsToldToResyncNeverGivenAGap() {
+        Path root = tree("a/", "a/1", "a/2", "a/3", "b/", "b/1", "b/2");
+        FsIndex index = track(database().builder(TestDatabase.freshPrefix()).changeFeedCapacity(4).build());
+        index.scan(root);
+        long end = index.changeFeedEnd();
+        assertThat(end).isGreaterThan(4);
+
+        ChangeBatch tooOld = index.changesSince(0, 100);
+        assertThat(tooOld.resyncNeeded()).isTrue();
+        assertThat(tooOld.changes()).isEmpty();
+        assertThat(tooOld.nextCursor()).isEqualTo(end);
+        ChangeBatch kept = index.changesSince(end - 4, 100);
+        assertThat(kept.resyncNeeded()).isFalse();
+        assertThat(kept.changes()).extracting(Change::seq).containsExactly(end - 3, end - 2, end - 1, end);
+    }
+
+    /**
+     * A writer holding the feed's head makes every other writer wait, so a change numbered later can never commit
+     * (and be read) before one numbered earlier. Scan A is held inside a transaction that has already written a
+     * change (it waits for a row lock this test holds; on SQLite, for the database's write lock), scan B of another
+     * subtree starts meanwhile, and a consumer keeps polling: it must see neither A's uncommitted change nor any of
+     * B's, and afterwards every change exactly once. Numbers handed out by a sequence would let B commit first and
+     * the consumer's cursor pass A's change for good.
+     */
+    @Test
+    void numbersFollowCommitOrderWhileAnotherWriterWaits() throws Exception {
+        Path root = tree("x/", "x/in.txt", "y/", "y/in.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long x = index.lookup(root.resolve("x")).orElseThrow().id();
+        Files.writeString(root.resolve("new.txt"), "A's change");
+        Files.writeString(root.resolve("y/new.txt"), "B's change");
+        long cursor = index.changeFeedEnd();
+
+        List<Change> seen = new ArrayList<>();
+        try (Connection holder = DriverManager.getConnection(database().jdbcUrl(), database().user(),
+                database().password())) {
+            boolean sqlite = database().jdbcUrl().contains(":sqlite:");
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                if (sqlite) {
+                    holder.setAutoCommit(true);
+                    s.execute("BEGIN IMMEDIATE");
+                } else {
+                    s.executeQuery("SELECT id FROM " + prefix() + "files WHERE id = " + x + " FOR UPDATE").close();
+                }
+            }
+            CountDownLatch bStarted = new CountDownLatch(1);
+            ScanSession a = index.startScan(root);
+            ScanSession b = index.startScan(root.resolve("y"), ScanOptions.defaults().withListener(
+                    new ScanListener() {
+                        @Override
+                        public void started(long scanId, Path scanRoot) {
+                            bStarted.countDown();
+                        }
+                    }));
+            assertThat(bStarted.await(60, TimeUnit.SECONDS)).isTrue();
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            while (System.nanoTime() < until) {   // B would commit within this time if nothing held it
+                ChangeBatch page = index.changesSince(cursor, 100);
+                seen.addAll(page.changes());
+                cursor = page.nextCursor();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+            assertThat(described(seen, root)).doesNotContain("ADDED new.txt", "ADDED y/new.txt");
+            if (sqlite) {
+                try (Statement s = holder.createStatement()) {
+                    s.execute("COMMIT");
+                }
+            } else {
+                holder.commit();
+            }
+            a.await();
+            b.await();
+        }
+        seen.addAll(drain(index, cursor));
+        List<String> described = described(seen, root);
+        assertThat(described).contains("ADDED new.txt", "ADDED y/new.txt").doesNotHaveDuplicates();
+        long aSeq = seen.stream().filter(c -> c.path().equals(root.resolve("new.txt"))).findFirst().orElseThrow()
+                .seq();
+        long bSeq = seen.stream().filter(c -> c.path().equals(root.resolve("y/new.txt"))).findFirst().orElseThrow()
+                .seq();
+        assertThat(aSeq).as("A wrote its change first and B waited for it to commit").isLessThan(bSeq);
+        assertContiguous(seen);
+    }
+
+    private static void assertContiguous(List<Change> changes) {
+        for (int i = 1; i < changes.size(); i++) {
+            assertThat(changes.get(i).seq()).as("change after %s", changes.get(i - 1))
+                    .isEqualTo(changes.get(i - 1).seq() + 1);
+        }
+    }
+
+    /**
+     * Four processes scan overlapping parts of one tree while it changes, and this JVM reads the feed all along: it
+     * gets every number once, in order, and replaying what it got gives exactly the index's final state.
+     */
+    @Test
+    void aConsumerAlongsideFourScanningProcessesGetsEveryChangeOnceInOrder() throws Exception {
+        Path root = tree("top.txt", "a/", "a/x.txt", "a/b/", "a/b/y.txt", "c/", "c/z.txt");
+        String prefix = TestDatabase.freshPrefix();
+        FsIndex index = track(database().builder(prefix).build());
+        List<Change> seen = new ArrayList<>();
+        AtomicBoolean scanning = new AtomicBoolean(true);
+        Thread consumer = new Thread(() -> {
+            long cursor = 0;
+            while (true) {
+                boolean last = !scanning.get();
+                ChangeBatch page = index.changesSince(cursor, 50);
+                assertThat(page.resyncNeeded()).isFalse();
+                seen.addAll(page.changes());
+                cursor = page.nextCursor();
+                if (last && page.changes().isEmpty()) {
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            }
+        });
+        List<Throwable> consumerFailure = new CopyOnWriteArrayList<>();
+        consumer.setUncaughtExceptionHandler((t, e) -> consumerFailure.add(e));
+        consumer.start();
+
+        ChildJvm children = new ChildJvm(tmp, database().properties(prefix));
+        try {
+            children.start("full", root, 3);
+            children.start("a", root.resolve("a"), 3);
+            children.start("a-b", root.resolve("a/b"), 3);
+            children.start("c", root.resolve("c"), 3);
+            children.releaseWhenAllReady();
+            TreeChurn churn = new TreeChurn(root, List.of("", "a", "a/b", "c"));
+            while (children.anyAlive()) {
+                churn.step();
+                LockSupport.parkNanos(1_000_000);
+            }
+            children.assertAllSucceed();
+        } finally {
+            children.destroyAll();
+        }
+        index.scan(root);
+        scanning.set(false);
+        consumer.join(TimeUnit.MINUTES.toMillis(2));
+        assertThat(consumerFailure).isEmpty();
+
+        assertThat(seen).isNotEmpty();
+        assertThat(seen.get(0).seq()).isEqualTo(1);
+        assertContiguous(seen);
+        assertThat(replay(seen)).isEqualTo(inIndexById(new RawIndex(database(), prefix)));
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /** What a consumer that applies each change in order believes the index holds: path by id. */
+    private static Map<Long, String> replay(List<Change> changes) {
+        Map<Long, String> model = new HashMap<>();
+        for (Change c : changes) {
+            String path = c.path().toString();
+            switch (c.type()) {
+                case ADDED, MODIFIED -> model.put(c.id(), path);
+                case DELETED -> model.remove(c.id());
+                case MOVED -> {
+                    String from = c.previousPath().toString() + "/";
+                    model.replaceAll((id, p) -> p.startsWith(from) ? path + "/" + p.substring(from.length()) : p);
+                    model.put(c.id(), path);
+                }
+            }
+        }
+        return model;
+    }
+
+    /** Every entry in the index (orphans are not), path by id, built from the raw rows. */
+    private static Map<Long, String> inIndexById(RawIndex raw) throws Exception {
+        Map<Long, Object[]> rows = new HashMap<>();
+        raw.forEachRow("SELECT id, COALESCE(parent, 0), name, CASE WHEN gone_at IS NULL THEN 0 ELSE 1 END"
+                + " FROM ${prefix}files", rs -> rows.put(rs.getLong(1),
+                new Object[] {rs.getLong(2), rs.getString(3), rs.getInt(4) != 0}));
+        Map<Long, String> out = new HashMap<>();
+        for (Long id : rows.keySet()) {
+            String path = pathOf(rows, id);
+            if (path != null) {
+                out.put(id, path);
+            }
+        }
+        return out;
+    }
+
+    private static String pathOf(Map<Long, Object[]> rows, long id) {
+        Object[] row = rows.get(id);
+        if ((Boolean) row[2]) {
+            return null;                               // an orphan, or below one
+        }
+        long parent = (Long) row[0];
+        if (parent == 0) {
+            return (String) row[1];
+        }
+        String above = pathOf(rows, parent);
+        return above == null ? null : Path.of(above).resolve((String) row[1]).toString();
+    }
+}
