@@ -128,6 +128,18 @@ abstract class InnoDbDialect implements Dialect {
         c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
     }
 
+    /**
+     * A read-only session ({@code SET SESSION TRANSACTION READ ONLY}), said explicitly because a driver that tracks
+     * session state locally may not send {@link Connection#setReadOnly} to the server.
+     */
+    @Override
+    public void prepareReadOnly(Connection c) throws SQLException {
+        c.setReadOnly(true);
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute("SET SESSION TRANSACTION READ ONLY");
+        }
+    }
+
     /** How long opening an index waits for another process that is creating or upgrading the same tables. */
     static final int SCHEMA_LOCK_SECONDS = 120;
 

@@ -138,6 +138,18 @@ public final class PostgresDialect implements Dialect {
         }
     }
 
+    /**
+     * A read-only session ({@code default_transaction_read_only}): the driver's {@link Connection#setReadOnly} alone
+     * changes nothing on the server for autocommit statements, which is how fsindex reads.
+     */
+    @Override
+    public void prepareReadOnly(Connection connection) throws SQLException {
+        connection.setReadOnly(true);
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+        }
+    }
+
     @Override
     public boolean isRetryable(SQLException e) {
         return e.getSQLState() != null && RETRYABLE_STATES.contains(e.getSQLState());

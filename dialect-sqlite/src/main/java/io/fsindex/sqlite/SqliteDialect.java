@@ -105,6 +105,18 @@ public final class SqliteDialect implements Dialect {
         }
     }
 
+    /**
+     * {@code PRAGMA query_only}: SQLite's own per-connection switch, under which every statement that would change the
+     * file fails with SQLITE_READONLY. (The driver cannot make an open connection read-only with
+     * {@link Connection#setReadOnly}.) Readers on a WAL database never block a scan, and a scan never blocks them.
+     */
+    @Override
+    public void prepareReadOnly(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA query_only = ON");
+        }
+    }
+
     private static boolean isInMemory(String jdbcUrl) {
         return jdbcUrl == null || jdbcUrl.contains(":memory:") || jdbcUrl.endsWith(":sqlite:")
                 || jdbcUrl.contains("mode=memory");

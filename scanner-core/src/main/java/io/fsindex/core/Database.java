@@ -18,17 +18,27 @@ final class Database {
     final DataSource dataSource;
     final Dialect dialect;
     private final Duration retryFor;
+    /** Set for a read-only index: every connection refuses writes at the database level, and {@link #write} too. */
+    final boolean readOnly;
 
     Database(DataSource dataSource, Dialect dialect, Duration retryFor) {
+        this(dataSource, dialect, retryFor, false);
+    }
+
+    Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.retryFor = retryFor;
+        this.readOnly = readOnly;
     }
 
     Connection connect() throws SQLException {
         Connection c = dataSource.getConnection();
         try {
             dialect.prepare(c);
+            if (readOnly) {
+                dialect.prepareReadOnly(c);
+            }
             return c;
         } catch (SQLException | RuntimeException e) {
             c.close();
@@ -41,6 +51,9 @@ final class Database {
      * transient failure (busy, deadlock, serialization), for at most the configured retry time.
      */
     <T> T write(Connection c, Work<T> work) throws SQLException {
+        if (readOnly) {
+            throw new IllegalStateException("this index was opened read-only; it cannot write");
+        }
         long deadline = System.nanoTime() + retryFor.toNanos();
         long backoffMillis = 2;
         while (true) {

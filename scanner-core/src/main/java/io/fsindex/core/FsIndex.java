@@ -5,6 +5,7 @@ import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.api.IndexInfo;
+import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanRecord;
@@ -49,9 +50,9 @@ import javax.sql.DataSource;
  * }</pre>
  * Any number of scans may run at once, from this or other threads, processes or machines sharing the database; the
  * README's "Guarantees" section says what holds. An {@code FsIndex} is thread-safe; its configuration is fixed once
- * built.
+ * built. Consumers that must only read take an {@link IndexReader} from {@link Builder#buildReader()} instead.
  */
-public final class FsIndex implements AutoCloseable {
+public final class FsIndex implements IndexReader {
     private final Database db;
     private final Statements statements;
     private final FsTables tables;
@@ -62,9 +63,9 @@ public final class FsIndex implements AutoCloseable {
     private final Set<DefaultScanSession> running = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned) {
+    private FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
         this.tables = new FsTables(b.tablePrefix);
-        this.db = new Database(dataSource, dialect, b.retryTimeout);
+        this.db = new Database(dataSource, dialect, b.retryTimeout, readOnly);
         this.statements = new Statements(dialect, tables);
         this.walker = b.walker;
         this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
@@ -574,6 +575,26 @@ public final class FsIndex implements AutoCloseable {
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
         public FsIndex build() {
+            return open(false);
+        }
+
+        /**
+         * Opens a read-only handle on an index that already exists: the schema is only checked, never created or
+         * upgraded (whatever {@link #schemaMode} says), the handle has no method that writes, and every connection
+         * it uses is read-only at the database level (SQLite {@code query_only}, PostgreSQL and MySQL/MariaDB a
+         * read-only session), so even a statement run through one of them cannot write. With
+         * {@link #dataSource(DataSource) an application's data source}, give it one of its own (ideally with a
+         * database user that may only read): the connections it borrowed go back to that data source read-only.
+         *
+         * @throws io.fsindex.api.SchemaException if the tables are missing, older or newer than this fsindex, or do not
+         *                                        match
+         * @throws FsIndexException              if no dialect serves the database or it cannot be opened
+         */
+        public IndexReader buildReader() {
+            return new ReadOnlyIndex(open(true));
+        }
+
+        private FsIndex open(boolean readOnly) {
             if (dataSource == null && jdbcUrl == null) {
                 throw new IllegalStateException("set a JDBC URL (jdbcUrl or fsindex.url) or a data source");
             }
@@ -591,9 +612,9 @@ public final class FsIndex implements AutoCloseable {
                     ds = d.openDataSource(jdbcUrl, user, password);
                     owned = ds instanceof AutoCloseable a ? a : null;
                 }
-                FsIndex index = new FsIndex(this, ds, d, owned);
+                FsIndex index = new FsIndex(this, ds, d, owned, readOnly);
                 SchemaManager schema = new SchemaManager(index.db, index.tables);
-                if (schemaMode == SchemaMode.MIGRATE) {
+                if (schemaMode == SchemaMode.MIGRATE && !readOnly) {
                     schema.migrate();
                 } else {
                     schema.validate();

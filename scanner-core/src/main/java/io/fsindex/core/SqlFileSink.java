@@ -797,9 +797,9 @@ final class SqlFileSink implements FileSink {
         }
         int band = db.dialect.maxCascadeDepth();
         for (int below = depth - band; below > 0; below -= band) {
-            q(deleteBelow).set(key, value).set("depth", below).statement.executeUpdate();
+            BlockedDeletion.execute(q(deleteBelow).set(key, value).set("depth", below));
         }
-        q(delete).set(key, value).statement.executeUpdate();
+        BlockedDeletion.execute(q(delete).set(key, value));
         return rows;
     }
 
@@ -831,6 +831,8 @@ final class SqlFileSink implements FileSink {
                 log.deliver();
             }
             return result;
+        } catch (BlockedDeletion e) {
+            throw e.explain(c, db, st.t, "scan " + scan);
         } catch (SQLException e) {
             throw new FsIndexException(db.dialect.name() + " error in scan " + scan + ": " + e.getMessage(), e);
         }

@@ -26,8 +26,13 @@ public abstract class IndexTest {
 
     /** Opens an index on {@link #database()} with table names no other test uses. */
     protected FsIndex openIndex() {
+        return openIndex(b -> b);
+    }
+
+    /** Like {@link #openIndex()}, with further settings applied to the builder. */
+    protected FsIndex openIndex(java.util.function.UnaryOperator<FsIndex.Builder> configure) {
         prefix = TestDatabase.freshPrefix();
-        return track(database().builder(prefix).build());
+        return track(configure.apply(database().builder(prefix)).build());
     }
 
     /** The table prefix of the index {@link #openIndex()} opened last. */

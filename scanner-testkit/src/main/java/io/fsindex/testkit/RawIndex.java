@@ -25,6 +25,27 @@ public final class RawIndex {
         }
     }
 
+    /** Like {@link #queryLong}, or {@code fallback} if the query fails (e.g. the table does not exist). */
+    public long queryLongOr(String sql, long fallback) {
+        try {
+            return queryLong(sql);
+        } catch (SQLException e) {
+            return fallback;
+        }
+    }
+
+    /** A plain connection to the test database, outside fsindex (the caller closes it). */
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+    }
+
+    /** Runs one statement with {@code ${prefix}} replaced, returning the update count. */
+    public int update(String sql) throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            return s.executeUpdate(sql.replace("${prefix}", prefix));
+        }
+    }
+
     /** Rows whose parent row is gone or is not a directory: what a sweep leaves behind if the cascade did not run. */
     public long orphans() throws SQLException {
         return queryLong("SELECT COUNT(*) FROM ${prefix}files c WHERE c.parent IS NOT NULL AND NOT EXISTS"

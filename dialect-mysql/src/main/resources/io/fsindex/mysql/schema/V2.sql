@@ -25,7 +25,11 @@ ALTER TABLE ${prefix}files
     ADD KEY ${prefix}files_file_key (file_key),
     ADD KEY ${prefix}files_gone (gone_at),
     ADD CONSTRAINT ${prefix}files_content FOREIGN KEY (content_hash) REFERENCES ${prefix}contents (hash)
-        ON DELETE RESTRICT;
+        ON DELETE RESTRICT,
+    -- The store contract (README, "Store contract"): V1 left size unchecked; only a file has content, so only a FILE
+    -- row may carry a fingerprint or a content hash. Table constraints: MySQL refuses a column CHECK naming another.
+    ADD CONSTRAINT ${prefix}files_size CHECK (size >= 0),
+    ADD CONSTRAINT ${prefix}files_hashed_file CHECK ((fingerprint IS NULL AND content_hash IS NULL) OR kind = 'FILE');
 
 ALTER TABLE ${prefix}scans ADD COLUMN moved BIGINT NOT NULL DEFAULT 0 CHECK (moved >= 0);
 
@@ -33,11 +37,13 @@ ALTER TABLE ${prefix}scans ADD COLUMN moved BIGINT NOT NULL DEFAULT 0 CHECK (mov
 -- Paths are BLOBs for the same reason names are VARBINARY: byte for byte, whatever the engine's collations.
 CREATE TABLE ${prefix}changes (
     seq           BIGINT      NOT NULL CHECK (seq > 0),
-    entry         BIGINT      NOT NULL,
+    entry         BIGINT      NOT NULL CHECK (entry > 0),
     change_type   VARCHAR(8)   CHARACTER SET ascii NOT NULL
                   CHECK (change_type IN ('ADDED', 'MODIFIED', 'MOVED', 'DELETED')),
-    kind          VARCHAR(12) CHARACTER SET ascii NOT NULL,
-    path          BLOB        NOT NULL,
+    kind          VARCHAR(12) CHARACTER SET ascii NOT NULL
+                  CHECK (kind IN ('FILE', 'DIRECTORY', 'SYMLINK', 'FIFO', 'SOCKET', 'CHAR_DEVICE', 'BLOCK_DEVICE',
+                                  'OTHER')),
+    path          BLOB        NOT NULL CHECK (path <> ''),
     previous_path BLOB,
     scan_id       BIGINT      NOT NULL,
     at            BIGINT      NOT NULL,

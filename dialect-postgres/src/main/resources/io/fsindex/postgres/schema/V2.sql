@@ -20,6 +20,12 @@ ALTER TABLE ${prefix}files ADD COLUMN fingerprint TEXT COLLATE "C" CHECK (finger
 ALTER TABLE ${prefix}files ADD COLUMN content_hash TEXT COLLATE "C"
     REFERENCES ${prefix}contents (hash) ON DELETE RESTRICT;
 
+-- The store contract (README, "Store contract"): shapes no writer may persist. V1 left size unchecked; only a file
+-- has content, so only a FILE row may carry a fingerprint or a content hash.
+ALTER TABLE ${prefix}files ADD CONSTRAINT ${prefix}files_size CHECK (size >= 0);
+ALTER TABLE ${prefix}files ADD CONSTRAINT ${prefix}files_hashed_file
+    CHECK ((fingerprint IS NULL AND content_hash IS NULL) OR kind = 'FILE');
+
 CREATE INDEX ${prefix}files_file_key ON ${prefix}files (file_key) WHERE file_key IS NOT NULL;
 CREATE INDEX ${prefix}files_gone ON ${prefix}files (gone_at) WHERE gone_at IS NOT NULL;
 CREATE INDEX ${prefix}files_content ON ${prefix}files (content_hash) WHERE content_hash IS NOT NULL;
@@ -29,10 +35,11 @@ ALTER TABLE ${prefix}scans ADD COLUMN moved BIGINT NOT NULL DEFAULT 0 CHECK (mov
 -- The change feed: one row per committed change, numbered without gaps in commit order (see ${prefix}feed).
 CREATE TABLE ${prefix}changes (
     seq           BIGINT NOT NULL PRIMARY KEY CHECK (seq > 0),
-    entry         BIGINT NOT NULL,
+    entry         BIGINT NOT NULL CHECK (entry > 0),
     change_type   TEXT   NOT NULL CHECK (change_type IN ('ADDED', 'MODIFIED', 'MOVED', 'DELETED')),
-    kind          TEXT   NOT NULL,
-    path          TEXT   NOT NULL,
+    kind          TEXT   NOT NULL CHECK (kind IN ('FILE', 'DIRECTORY', 'SYMLINK', 'FIFO', 'SOCKET', 'CHAR_DEVICE',
+                                                  'BLOCK_DEVICE', 'OTHER')),
+    path          TEXT   NOT NULL CHECK (path <> ''),
     previous_path TEXT   CHECK ((change_type = 'MOVED') = (previous_path IS NOT NULL)),
     scan_id       BIGINT NOT NULL,
     at            BIGINT NOT NULL

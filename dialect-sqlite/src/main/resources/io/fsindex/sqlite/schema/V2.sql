@@ -18,7 +18,12 @@ ALTER TABLE ${prefix}files ADD COLUMN file_key TEXT CHECK (file_key <> '');
 ALTER TABLE ${prefix}files ADD COLUMN gone_at INTEGER CHECK (gone_at > 0);
 ALTER TABLE ${prefix}files ADD COLUMN fingerprint TEXT
     CHECK (length(fingerprint) = 64 AND fingerprint NOT GLOB '*[^0-9a-f]*');
-ALTER TABLE ${prefix}files ADD COLUMN content_hash TEXT REFERENCES ${prefix}contents (hash) ON DELETE RESTRICT;
+-- content_hash also carries the store contract's table-wide checks (README, "Store contract"), because SQLite cannot add
+-- a table constraint to an existing table: V1 left size unchecked; only a file has content, so only a FILE row may
+-- carry a fingerprint or a content hash. (SQLite checks them against the rows already there.)
+ALTER TABLE ${prefix}files ADD COLUMN content_hash TEXT REFERENCES ${prefix}contents (hash) ON DELETE RESTRICT
+    CONSTRAINT ${prefix}files_size CHECK (size >= 0)
+    CONSTRAINT ${prefix}files_hashed_file CHECK ((fingerprint IS NULL AND content_hash IS NULL) OR kind = 'FILE');
 
 CREATE INDEX ${prefix}files_file_key ON ${prefix}files (file_key) WHERE file_key IS NOT NULL;
 CREATE INDEX ${prefix}files_gone ON ${prefix}files (gone_at) WHERE gone_at IS NOT NULL;
@@ -29,10 +34,11 @@ ALTER TABLE ${prefix}scans ADD COLUMN moved INTEGER NOT NULL DEFAULT 0 CHECK (mo
 -- The change feed: one row per committed change, numbered without gaps in commit order (see ${prefix}feed).
 CREATE TABLE ${prefix}changes (
     seq           INTEGER NOT NULL PRIMARY KEY CHECK (seq > 0),
-    entry         INTEGER NOT NULL,
+    entry         INTEGER NOT NULL CHECK (entry > 0),
     change_type   TEXT    NOT NULL CHECK (change_type IN ('ADDED', 'MODIFIED', 'MOVED', 'DELETED')),
-    kind          TEXT    NOT NULL,
-    path          TEXT    NOT NULL,
+    kind          TEXT    NOT NULL CHECK (kind IN ('FILE', 'DIRECTORY', 'SYMLINK', 'FIFO', 'SOCKET', 'CHAR_DEVICE',
+                                                   'BLOCK_DEVICE', 'OTHER')),
+    path          TEXT    NOT NULL CHECK (path <> ''),
     previous_path TEXT    CHECK ((change_type = 'MOVED') = (previous_path IS NOT NULL)),
     scan_id       INTEGER NOT NULL,
     at            INTEGER NOT NULL

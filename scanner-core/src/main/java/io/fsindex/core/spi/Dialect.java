@@ -49,6 +49,14 @@ public interface Dialect {
     default void prepare(Connection connection) throws SQLException {
     }
 
+    /**
+     * Makes a connection of a read-only index (already {@link #prepare prepared}) refuse every write at the database
+     * level, whoever runs it, until the connection is closed; by default {@link Connection#setReadOnly}.
+     */
+    default void prepareReadOnly(Connection connection) throws SQLException {
+        connection.setReadOnly(true);
+    }
+
     /** Begins a write transaction that takes the locks it needs up front. */
     default void begin(Connection connection) throws SQLException {
         connection.setAutoCommit(false);

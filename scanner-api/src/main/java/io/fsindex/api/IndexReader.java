@@ -1,0 +1,34 @@
+package io.fsindex.api;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Read access to an index, for consumers that must not be able to change it. {@code FsIndex} implements it; a handle
+ * opened with {@code FsIndex.builder()...buildReader()} implements only this: it never creates or upgrades the
+ * tables, has no method that writes, and its database connections are read-only at the database level, so a write
+ * attempted through them fails too. Reading is safe while scans write through other handles or processes.
+ * Thread-safe.
+ */
+public interface IndexReader extends AutoCloseable {
+
+    /**
+     * Returns the entry recorded for {@code path}, if any (made absolute; found as given, then with its parent
+     * resolved to its real path; the final name is never followed).
+     */
+    Optional<FileEntry> lookup(Path path);
+
+    /** Returns the recorded children of directory {@code path}, sorted by name; empty if it is not recorded. */
+    List<FileEntry> children(Path path);
+
+    /** Summarises the index: schema version, row counts and up to {@code recentScans} most recent scans. */
+    IndexInfo info(int recentScans);
+
+    /** The name of the database engine, e.g. "SQLite". */
+    String databaseName();
+
+    /** Releases the database (a data source fsindex opened itself is closed; an application's is left open). */
+    @Override
+    void close();
+}

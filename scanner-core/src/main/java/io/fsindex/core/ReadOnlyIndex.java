@@ -1,0 +1,51 @@
+package io.fsindex.core;
+
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.IndexInfo;
+import io.fsindex.api.IndexReader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What {@link FsIndex.Builder#buildReader()} returns: only the reading half of an index opened read-only. A separate
+ * class rather than the {@link FsIndex} itself, so a cast cannot reach {@code scan} (which its read-only connections
+ * would refuse anyway).
+ */
+final class ReadOnlyIndex implements IndexReader {
+    private final FsIndex index;
+
+    ReadOnlyIndex(FsIndex index) {
+        this.index = index;
+    }
+
+    @Override
+    public Optional<FileEntry> lookup(Path path) {
+        return index.lookup(path);
+    }
+
+    @Override
+    public List<FileEntry> children(Path path) {
+        return index.children(path);
+    }
+
+    @Override
+    public IndexInfo info(int recentScans) {
+        return index.info(recentScans);
+    }
+
+    @Override
+    public String databaseName() {
+        return index.databaseName();
+    }
+
+    @Override
+    public void close() {
+        index.close();
+    }
+
+    @Override
+    public String toString() {
+        return "read-only " + index.databaseName() + " index";
+    }
+}
