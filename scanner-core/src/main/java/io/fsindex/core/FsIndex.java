@@ -2,6 +2,7 @@ package io.fsindex.core;
 
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FsIndexException;
+import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
@@ -35,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -52,6 +54,7 @@ import javax.sql.DataSource;
 public final class FsIndex implements AutoCloseable {
     private final Database db;
     private final Statements statements;
+    private final ContentStatements contentStatements;
     private final FsTables tables;
     private final Walker walker;
     private final AutoCloseable ownedDataSource;
@@ -63,6 +66,7 @@ public final class FsIndex implements AutoCloseable {
         this.tables = new FsTables(b.tablePrefix);
         this.db = new Database(dataSource, dialect, b.retryTimeout);
         this.statements = new Statements(dialect, tables);
+        this.contentStatements = new ContentStatements(dialect, tables);
         this.walker = b.walker;
         this.ownedDataSource = owned;
         AtomicInteger threads = new AtomicInteger();
@@ -152,6 +156,7 @@ public final class FsIndex implements AutoCloseable {
     private void runScan(Scan scan, DefaultScanSession session, Connection c) {
         try (c) {
             SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId());
+            scan.hashContent(new ContentStore(db, contentStatements, c));
             try {
                 ScanResult r = scan.run(sink);
                 finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.updated(), r.deleted(), r.errors().size(),
@@ -249,6 +254,33 @@ public final class FsIndex implements AutoCloseable {
             }
             return new IndexInfo(product, version, files, dirs, scans);
         });
+    }
+
+    /**
+     * Collects unreferenced content: deletes each {@code contents} row that nothing has referenced for at least
+     * {@code grace}, and marks the unreferenced rest so a later run can delete them. "Referenced" is decided by the
+     * database's foreign keys ({@code ON DELETE RESTRICT}), so references from an application's own tables count
+     * too. Safe to run while scans run; see the README, "Content and garbage collection".
+     *
+     * @param grace     how long a content row must have been found unreferenced, by this run and earlier ones, before
+     *                  it is deleted; a row first found unreferenced now is only marked
+     * @param onDeleted called with each deleted row's hash after the deletion has committed (e.g. to delete the
+     *                  thumbnails or blobs an application keeps for it); never for a row that was not deleted. If it
+     *                  throws, the rest of that batch is still called back and then the exception ends the run
+     * @return what the run did
+     */
+    public GarbageCollection collectGarbage(Duration grace, Consumer<String> onDeleted) {
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(onDeleted, "onDeleted");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must not be negative: " + grace);
+        }
+        ensureOpen();
+        try {
+            return new GarbageCollector(db, contentStatements).collect(grace, onDeleted);
+        } catch (SQLException e) {
+            throw new FsIndexException(db.dialect.name() + " error collecting garbage: " + e.getMessage(), e);
+        }
     }
 
     /** The name of the database engine this index uses, e.g. "SQLite". */
