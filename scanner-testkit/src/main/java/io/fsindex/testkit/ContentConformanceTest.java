@@ -199,6 +199,37 @@ public abstract class ContentConformanceTest extends IndexTest {
     }
 
     @Test
+    void aFileThatFailsToReadIsReportedAndTheScanCompletes() throws Exception {
+        Path root = tree("looks-like-a-file/");
+        Files.writeString(root.resolve("ok.txt"), "ok");
+        Path fake = root.resolve("looks-like-a-file");
+        // The walker reports a directory as a file, consistently; reading it then fails ("Is a directory") as an
+        // unreadable file would, whoever runs the test (root ignores permission bits, so those cannot stage it).
+        FileStat asFile = new FileStat(io.fsindex.api.FileKind.FILE, 10, 1_000_000_000L, null, null);
+        ForwardingWalker lying = new ForwardingWalker() {
+            @Override
+            public io.fsindex.api.DirectoryListing list(Path directory) throws IOException {
+                io.fsindex.api.DirectoryListing real = super.list(directory);
+                return new io.fsindex.api.DirectoryListing(real.entries().stream()
+                        .map(e -> directory.resolve(e.name()).equals(fake)
+                                ? new io.fsindex.api.WalkedEntry(e.name(), asFile) : e)
+                        .toList(), real.problems());
+            }
+
+            @Override
+            public FileStat stat(Path path) throws IOException {
+                return path.equals(fake) ? asFile : super.stat(path);
+            }
+        };
+        FsIndex index = openIndex();
+        ScanResult r = index.scan(root, FULL.withWalker(lying));
+        assertThat(r.errors()).extracting(ScanError::path).containsExactly(fake);
+        assertThat(r.errors()).extracting(ScanError::reason).containsExactly(ScanError.Reason.IO_ERROR);
+        assertThat(hashOf("looks-like-a-file")).isNull();
+        assertThat(hashOf("ok.txt")).isEqualTo(sha256("ok".getBytes()));
+    }
+
+    @Test
     void theCollectorMarksHonoursTheGracePeriodAndDeletesOnlyUnreferencedContent() throws Exception {
         Path root = tree();
         Files.writeString(root.resolve("a.txt"), "first");
