@@ -222,6 +222,10 @@ abstract class InnoDbDialect implements Dialect {
                 .select(select(parent, param("name", String.class), kind, size, mtime, link, key, scan, inline(0),
                         inline(0L)).where(guard))
                 .onDuplicateKeyUpdate()
+                // Before kind, size and mtime, which they compare with (assignments run left to right).
+                .set(t.fingerprint, when(ours, t.keptIfUnchanged(t.fingerprint)).otherwise(current(t, t.fingerprint)))
+                .set(t.contentHash, when(ours, t.keptIfUnchanged(t.contentHash))
+                        .otherwise(current(t, t.contentHash)))
                 .set(t.kind, when(ours, kind).otherwise(current(t, t.kind)))
                 .set(t.size, when(ours, size).otherwise(current(t, t.size)))
                 .set(t.mtime, when(ours, mtime).otherwise(current(t, t.mtime)))

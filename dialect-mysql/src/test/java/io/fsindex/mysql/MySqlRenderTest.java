@@ -16,6 +16,12 @@ class MySqlRenderTest {
     private final Rendered r = new Rendered(dialect);
 
     private static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
+            + " fingerprint = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
+            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end"
+            + " else fsindex_files.fingerprint end,"
+            + " content_hash = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
+            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.content_hash end"
+            + " else fsindex_files.content_hash end,"
             + " kind = case when fsindex_files.scan_id <= :scan then :kind else fsindex_files.kind end,"
             + " size = case when fsindex_files.scan_id <= :scan then :size else fsindex_files.size end,"
             + " mtime = case when fsindex_files.scan_id <= :scan then :mtime else fsindex_files.mtime end,"

@@ -177,6 +177,8 @@ public final class PostgresDialect implements Dialect {
                                 .forShare())))
                 .onConflict(t.parent, t.name)
                 .doUpdate()
+                .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
+                .set(t.contentHash, t.keptIfUnchanged(t.contentHash))
                 .set(t.kind, kind)
                 .set(t.size, size)
                 .set(t.mtime, mtime)

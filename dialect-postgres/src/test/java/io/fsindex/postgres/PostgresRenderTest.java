@@ -17,6 +17,12 @@ import org.junit.jupiter.api.Test;
  * how jOOQ renders it, shows up here as a diff to review, not as a behaviour change found later.
  */
 class PostgresRenderTest {
+    /** Content values survive an update only while kind, size and mtime stay the same; assigned before those. */
+    private static final String KEEP_CONTENT = "fingerprint = case when (fsindex_files.kind = :kind"
+            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end,"
+            + " content_hash = case when (fsindex_files.kind = :kind and fsindex_files.size = :size"
+            + " and fsindex_files.mtime = :mtime) then fsindex_files.content_hash end, ";
+
     private final PostgresDialect dialect = new PostgresDialect();
     private final FsTables t = new FsTables("fsindex_");
     private final DSLContext ctx = DSL.using(SQLDialect.POSTGRES, new Settings()
@@ -34,7 +40,8 @@ class PostgresRenderTest {
                 + " select :parent, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p"
                 + " where (p.id = :parent and p.listed_by <= :scan) for share)"
-                + " on conflict (parent, name) do update set kind = :kind, size = :size, mtime = :mtime,"
+                + " on conflict (parent, name) do update set "
+                + KEEP_CONTENT + "kind = :kind, size = :size, mtime = :mtime,"
                 + " link_target = :link, scan_id = :scan, stale = 0"
                 + " where fsindex_files.scan_id <= :scan");
     }
@@ -44,7 +51,8 @@ class PostgresRenderTest {
         assertThat(render(dialect.upsertTopLevel(t))).isEqualTo(
                 "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
                 + " select null, :name, :kind, :size, :mtime, :link, :scan, 0, 0 where true"
-                + " on conflict (name) where parent is null do update set kind = :kind, size = :size,"
+                + " on conflict (name) where parent is null do update set "
+                + KEEP_CONTENT + "kind = :kind, size = :size,"
                 + " mtime = :mtime, link_target = :link, scan_id = :scan, stale = 0"
                 + " where fsindex_files.scan_id <= :scan");
     }

@@ -23,6 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code :name} with {@code ?} (its {@code SqlTest} checks that this equals jOOQ's own positional rendering).
  */
 class SqliteRenderTest {
+    /** Content values survive an update only while kind, size and mtime stay the same; assigned before those. */
+    private static final String KEEP_CONTENT = "fingerprint = case when (fsindex_files.kind = :kind"
+            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end,"
+            + " content_hash = case when (fsindex_files.kind = :kind and fsindex_files.size = :size"
+            + " and fsindex_files.mtime = :mtime) then fsindex_files.content_hash end, ";
+
     private final Dialect dialect = new SqliteDialect();
     private final FsTables t = new FsTables("fsindex_");
     private final DSLContext ctx = DSL.using(dialect.sqlDialect(), new Settings()
@@ -44,7 +50,9 @@ class SqliteRenderTest {
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select :parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p where (p.id = :parent and p.listed_by <= :scan))"
-                + " on conflict (parent, name) do update set kind = :kind, size = :size, mtime = :mtime,"
+                + " on conflict (parent, name) do update set"
+                + " fingerprint = case when (fsindex_files.kind = :kind and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end,"
+                + " content_hash = case when (fsindex_files.kind = :kind and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.content_hash end, kind = :kind, size = :size, mtime = :mtime,"
                 + " link_target = :link, file_key = :key, scan_id = :scan, stale = 0, gone_at = null"
                 + " where fsindex_files.scan_id <= :scan");
     }
@@ -59,7 +67,9 @@ class SqliteRenderTest {
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select null, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where 1 = 1"
-                + " on conflict (name) where parent is null do update set kind = :kind, size = :size, mtime = :mtime,"
+                + " on conflict (name) where parent is null do update set"
+                + " fingerprint = case when (fsindex_files.kind = :kind and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end,"
+                + " content_hash = case when (fsindex_files.kind = :kind and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.content_hash end, kind = :kind, size = :size, mtime = :mtime,"
                 + " link_target = :link, file_key = :key, scan_id = :scan, stale = 0, gone_at = null"
                 + " where fsindex_files.scan_id <= :scan");
     }

@@ -1,6 +1,8 @@
 package io.fsindex.examples;
 
+import io.fsindex.api.ContentHashing;
 import io.fsindex.api.FileEntry;
+import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanListener;
@@ -11,10 +13,14 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,7 +30,8 @@ import picocli.CommandLine.Parameters;
 /** The {@code fsindex} command: scan a tree into an index, list what it holds, summarise it. */
 @Command(name = "fsindex", mixinStandardHelpOptions = true, version = "fsindex 0.1.0",
         description = "Keeps a SQL table of files in step with a filesystem tree.",
-        subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class})
+        subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
+                FsIndexCli.GcCommand.class})
 public final class FsIndexCli {
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
@@ -39,6 +46,7 @@ public final class FsIndexCli {
         CommandLine cli = new CommandLine(new FsIndexCli());
         cli.setOut(out);
         cli.setErr(err);
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             err.println("fsindex: " + oneLine(e));
             return 1;
@@ -86,6 +94,10 @@ public final class FsIndexCli {
         boolean removeMissingRoot;
         @Option(names = {"-q", "--quiet"}, description = "no progress line")
         boolean quiet;
+        @Option(names = "--hash", paramLabel = "off|fingerprint|full", defaultValue = "off",
+                description = "read file content: fingerprint (size, first and last 64 KiB) or full (also the"
+                        + " SHA-256 of the whole file, stored as content); default off")
+        ContentHashing hash;
 
         @Override
         public Integer call() {
@@ -96,6 +108,7 @@ public final class FsIndexCli {
                 ScanResult r = index.scan(path, ScanOptions.defaults()
                         .withFollowSymlinks(followSymlinks)
                         .withRemoveMissingRoot(removeMissingRoot)
+                        .withContentHashing(hash)
                         .withListener(progress));
                 progress.clear();
                 out.printf("scan %d of %s: %d added, %d updated, %d unchanged, %d deleted, %d skipped (newer scan),"
@@ -158,6 +171,63 @@ public final class FsIndexCli {
                 }
                 return 0;
             }
+        }
+    }
+
+    @Command(name = "gc", description = "Delete content rows nothing has referenced for the grace period; print"
+            + " each deleted hash.")
+    static final class GcCommand extends IndexCommand {
+        @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "1d", converter = DurationConverter.class,
+                description = "how long content must have been found unreferenced before it is deleted, e.g. 1h,"
+                        + " 7d, 90m or ISO-8601 PT1H (default 1d)")
+        Duration grace;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = out();
+            try (FsIndex index = open()) {
+                GarbageCollection r = index.collectGarbage(grace, hash -> out.println("deleted " + hash));
+                out.printf("gc: %d contents examined, %d referenced, %d unreferenced kept for the grace period (%s),"
+                        + " %d deleted%n", r.examined(), r.referenced(), r.marked(), grace, r.deleted());
+                return 0;
+            }
+        }
+    }
+
+    /** Parses ISO-8601 durations ({@code PT1H}, {@code P7D}) and friendly ones ({@code 1h}, {@code 7d}, {@code 1h30m}). */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d|w)");
+
+        @Override
+        public Duration convert(String value) {
+            String v = value.strip().toLowerCase(Locale.ROOT);
+            if (v.startsWith("p")) {
+                try {
+                    return Duration.parse(v.toUpperCase(Locale.ROOT));
+                } catch (java.time.format.DateTimeParseException e) {
+                    throw new CommandLine.TypeConversionException("not a duration: '" + value + "'");
+                }
+            }
+            Matcher m = PART.matcher(v);
+            Duration d = Duration.ZERO;
+            int end = 0;
+            while (m.find() && m.start() == end) {
+                long n = Long.parseLong(m.group(1));
+                d = d.plus(switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    case "d" -> Duration.ofDays(n);
+                    default -> Duration.ofDays(7 * n);
+                });
+                end = m.end();
+            }
+            if (end == 0 || end != v.length()) {
+                throw new CommandLine.TypeConversionException("not a duration: '" + value + "' (use e.g. 1h, 7d,"
+                        + " 90m, 1h30m or ISO-8601 PT1H)");
+            }
+            return d;
         }
     }
 

@@ -65,6 +65,44 @@ class FsIndexCliTest {
     }
 
     @Test
+    void scanWithHashesThenGcDeletesContentNothingReferences() throws Exception {
+        Path tree = Files.createDirectories(tmp.resolve("tree"));
+        Files.writeString(tree.resolve("a.txt"), "first");
+        String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
+        String first = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest("first".getBytes()));
+
+        assertThat(run("scan", tree.toString(), "--db", db, "--hash", "full")).isZero();
+        Files.writeString(tree.resolve("a.txt"), "second, longer");
+        assertThat(run("scan", tree.toString(), "--db", db, "--hash", "FULL")).isZero();
+
+        assertThat(run("gc", "--db", db, "--grace", "PT1H")).isZero();
+        assertThat(out.toString()).doesNotContain("deleted ")
+                .contains("2 contents examined, 1 referenced, 1 unreferenced kept").contains("0 deleted");
+        assertThat(run("gc", "--db", db, "--grace", "1h")).isZero();
+        assertThat(out.toString()).doesNotContain("deleted ");
+        assertThat(run("gc", "--db", db, "--grace", "0s")).isZero();
+        assertThat(out.toString()).contains("deleted " + first).contains("1 deleted");
+        assertThat(run("gc", "--db", db)).isZero();
+        assertThat(out.toString()).contains("1 contents examined, 1 referenced").doesNotContain("deleted ");
+
+        assertThat(run("scan", tree.toString(), "--db", db, "--hash", "fingerprint")).isZero();
+    }
+
+    @Test
+    void gcGraceAcceptsFriendlyAndIsoDurations() {
+        FsIndexCli.DurationConverter d = new FsIndexCli.DurationConverter();
+        assertThat(d.convert("7d")).isEqualTo(java.time.Duration.ofDays(7));
+        assertThat(d.convert("1h30m")).isEqualTo(java.time.Duration.ofMinutes(90));
+        assertThat(d.convert("250ms")).isEqualTo(java.time.Duration.ofMillis(250));
+        assertThat(d.convert("PT1H")).isEqualTo(java.time.Duration.ofHours(1));
+        assertThat(d.convert("p2d")).isEqualTo(java.time.Duration.ofDays(2));
+        assertThat(run("gc", "--grace", "soon")).isEqualTo(2);
+        assertThat(err.toString()).contains("not a duration");
+        assertThat(run("scan", tmp.toString(), "--hash", "sha1")).isEqualTo(2);
+    }
+
+    @Test
     void usageErrorExitsWithTwo() {
         assertThat(run("scan")).isEqualTo(2);
     }

@@ -25,6 +25,16 @@ public interface IndexReader extends AutoCloseable {
     /** Summarises the index: schema version, row counts and up to {@code recentScans} most recent scans. */
     IndexInfo info(int recentScans);
 
+    /**
+     * Returns up to {@code limit} changes committed after {@code cursor}, in order and without gaps, with the cursor
+     * to ask with next; if the bounded feed already dropped changes after {@code cursor}, says
+     * {@link ChangeBatch#resyncNeeded()} instead. See {@code FsIndex.changesSince}.
+     */
+    ChangeBatch changesSince(long cursor, int limit);
+
+    /** The number of the last change committed so far: a cursor for {@link #changesSince} that skips the past. */
+    long changeFeedEnd();
+
     /** The name of the database engine, e.g. "SQLite". */
     String databaseName();
 

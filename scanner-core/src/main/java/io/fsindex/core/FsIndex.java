@@ -4,6 +4,7 @@ import io.fsindex.api.Change;
 import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FsIndexException;
+import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanFailedException;
@@ -38,6 +39,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -55,6 +57,7 @@ import javax.sql.DataSource;
 public final class FsIndex implements IndexReader {
     private final Database db;
     private final Statements statements;
+    private final ContentStatements contentStatements;
     private final FsTables tables;
     private final Walker walker;
     private final FeedSettings feedSettings;
@@ -67,6 +70,7 @@ public final class FsIndex implements IndexReader {
         this.tables = new FsTables(b.tablePrefix);
         this.db = new Database(dataSource, dialect, b.retryTimeout, readOnly);
         this.statements = new Statements(dialect, tables);
+        this.contentStatements = new ContentStatements(dialect, tables);
         this.walker = b.walker;
         this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
         this.ownedDataSource = owned;
@@ -156,6 +160,7 @@ public final class FsIndex implements IndexReader {
 
     private void runScan(Scan scan, DefaultScanSession session, Connection c) {
         try (c) {
+            scan.hashContent(new ContentStore(db, contentStatements, c));
             try {
                 SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId(), scan.walker(), scan.listener(),
                         feedSettings);
@@ -241,6 +246,7 @@ public final class FsIndex implements IndexReader {
      * @throws IllegalArgumentException if {@code cursor} is negative or beyond the feed's end (a cursor from another
      *                                  database), or {@code limit} is not positive
      */
+    @Override
     public ChangeBatch changesSince(long cursor, int limit) {
         ensureOpen();
         if (cursor < 0 || limit <= 0) {
@@ -267,6 +273,7 @@ public final class FsIndex implements IndexReader {
     }
 
     /** The number of the last change committed so far: a cursor for {@link #changesSince} that skips the past. */
+    @Override
     public long changeFeedEnd() {
         ensureOpen();
         return db.read(c -> feedHead(c)[0]);
@@ -312,6 +319,33 @@ public final class FsIndex implements IndexReader {
             }
             return new IndexInfo(product, version, files, dirs, scans);
         });
+    }
+
+    /**
+     * Collects unreferenced content: deletes each {@code contents} row that nothing has referenced for at least
+     * {@code grace}, and marks the unreferenced rest so a later run can delete them. "Referenced" is decided by the
+     * database's foreign keys ({@code ON DELETE RESTRICT}), so references from an application's own tables count
+     * too. Safe to run while scans run; see the README, "Content and garbage collection".
+     *
+     * @param grace     how long a content row must have been found unreferenced, by this run and earlier ones, before
+     *                  it is deleted; a row first found unreferenced now is only marked
+     * @param onDeleted called with each deleted row's hash after the deletion has committed (e.g. to delete the
+     *                  thumbnails or blobs an application keeps for it); never for a row that was not deleted. If it
+     *                  throws, the rest of that batch is still called back and then the exception ends the run
+     * @return what the run did
+     */
+    public GarbageCollection collectGarbage(Duration grace, Consumer<String> onDeleted) {
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(onDeleted, "onDeleted");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must not be negative: " + grace);
+        }
+        ensureOpen();
+        try {
+            return new GarbageCollector(db, contentStatements).collect(grace, onDeleted);
+        } catch (SQLException e) {
+            throw new FsIndexException(db.dialect.name() + " error collecting garbage: " + e.getMessage(), e);
+        }
     }
 
     /** The name of the database engine this index uses, e.g. "SQLite". */

@@ -40,6 +40,16 @@ final class ReadOnlyIndex implements IndexReader {
     }
 
     @Override
+    public io.fsindex.api.ChangeBatch changesSince(long cursor, int limit) {
+        return index.changesSince(cursor, limit);
+    }
+
+    @Override
+    public long changeFeedEnd() {
+        return index.changeFeedEnd();
+    }
+
+    @Override
     public void close() {
         index.close();
     }

@@ -38,6 +38,8 @@ final class Scan {
     private final AtomicReference<ScanProgress> progress = new AtomicReference<>(
             new ScanProgress(0, 0, 0, 0, 0, 0, null));
     private volatile boolean cancelled;
+    /** Hashes files' content after their directory's listing is applied; null when the scan reads no content. */
+    private ContentIndexer content;
 
     private final List<ScanError> errors = new ArrayList<>();
     private long directories, added, modified, moved, unchanged, skipped;
@@ -65,6 +67,22 @@ final class Scan {
         this.walker = walker;
         this.options = options;
         this.listener = options.listener();
+    }
+
+    /** Hashes content as the options ask, storing it through {@code store}; call before {@link #run}. */
+    void hashContent(ContentStore store) {
+        if (options.contentHashing() != io.fsindex.api.ContentHashing.OFF) {
+            content = new ContentIndexer(store, options.contentHashing(), path -> options.followSymlinks()
+                    ? walker.statFollowingLinks(path) : walker.stat(path), this::report);
+        }
+    }
+
+    /** Called once a directory's listing is committed: hashes its files outside any write transaction. */
+    private void listingApplied(Directory dir) {
+        if (content != null) {
+            checkNotCancelled();
+            content.directoryApplied(dir.id(), dir.path());
+        }
     }
 
     long scanId() {
@@ -217,6 +235,7 @@ final class Scan {
             }
             for (int g = 0; g < group.size(); g++) {
                 FileSink.Applied a = applied.get(g);
+                listingApplied(dirs.get(g));
                 directories++;
                 added += a.added();
                 modified += a.modified();
@@ -380,6 +399,7 @@ final class Scan {
                     continue;                    // its parent, earlier in the group, did not claim it
                 }
                 FileSink.Applied a = r.applied();
+                listingApplied(r.dir());
                 for (Directory sub : a.subdirectories()) {
                     if (!inGroup.contains(sub.path())) {
                         claimed.put(sub.path(), sub);

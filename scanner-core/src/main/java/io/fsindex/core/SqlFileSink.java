@@ -279,7 +279,7 @@ final class SqlFileSink implements FileSink {
         LongList missing = new LongList();
         LongList keep = new LongList();
         List<Row> converted = new ArrayList<>();
-        long skipped = 0, unchanged = 0, moved = 0;
+        long skipped = 0, unchanged = 0, moved = 0, back = 0;
         Sql.Bound read = q(st.selectChildren);
         read.set("dir", dir.id());
         try (ResultSet rs = read.statement.executeQuery()) {
@@ -352,11 +352,12 @@ final class SqlFileSink implements FileSink {
                 if (above == null) {
                     above = new HashSet<>(locate(dir.id()).ids());
                 }
-                long id = tryMove(dir, e, above);
-                if (id != 0) {
-                    ids[i] = id;
+                Moved m = tryMove(dir, e, above);
+                if (m != null) {
+                    ids[i] = m.id();
                     seen[i] = MOVED;
                     moved++;
+                    back += m.descendantsBack();
                 }
             }
         }
@@ -412,7 +413,7 @@ final class SqlFileSink implements FileSink {
         modified += counts[0];
         unchanged += counts[1];
         skipped += counts[2];
-        long added = revived[0] + log.inserted(dir.id(), dir.path());
+        long added = revived[0] + back + log.inserted(dir.id(), dir.path());
 
         List<Directory> subdirectories = new ArrayList<>();
         LongList toClaim = new LongList();
@@ -460,7 +461,7 @@ final class SqlFileSink implements FileSink {
 
     /**
      * Moves the row of an entry that has disappeared from its old place to new entry {@code e} in {@code dir},
-     * keeping its id, and returns that id; 0 if no row qualifies. A row qualifies if it has the same file identity,
+     * keeping its id, and returns what it moved; null if no row qualifies. A row qualifies if it has the same file identity,
      * kind and modification time (and, for a file, size), no newer scan wrote it or listed its old parent, it is
      * not {@code dir} or above it, and it is gone from its old place: an orphan, marked stale by a listing, or
      * nothing exists at its old path any more.
@@ -469,7 +470,7 @@ final class SqlFileSink implements FileSink {
      */
     // The modification time matters for directories too: filesystems hand a deleted directory's inode number to the
     // next one created (ext4 and tmpfs at once), and a rename leaves the moved directory's own mtime as it was.
-    private long tryMove(Directory dir, WalkedEntry e, Set<Long> above) throws SQLException {
+    private Moved tryMove(Directory dir, WalkedEntry e, Set<Long> above) throws SQLException {
         String key = keyOf(e.stat());
         List<Row> candidates = new ArrayList<>();
         try (ResultSet rs = q(st.selectByFileKey).set("key", key).statement.executeQuery()) {
@@ -497,14 +498,19 @@ final class SqlFileSink implements FileSink {
                 continue;
             }
             log.change(old.id(), ChangeType.MOVED, old.kind(), newPath.toString(), oldPath.toString());
+            long back = 0;
             if (old.orphan() && old.isDirectory()) {
                 // Its descendants were reported deleted with it; they are back, at their new paths.
-                log.subtree(old.id(), newPath.toString(), ChangeType.ADDED, false, old.goneAt());
+                back = log.subtree(old.id(), newPath.toString(), ChangeType.ADDED, false, old.goneAt());
                 q(st.clearSubtreeGone).set("top", old.id()).set("since", old.goneAt()).statement.executeUpdate();
             }
-            return old.id();
+            return new Moved(old.id(), back);
         }
-        return 0;
+        return null;
+    }
+
+    /** A row {@link #tryMove} moved, and how many of its descendants came back into the index with it. */
+    private record Moved(long id, long descendantsBack) {
     }
 
     /**

@@ -77,7 +77,9 @@ final class Statements {
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
         readListedBy = Sql.render(ctx, dialect.readListedBy(t));
-        updateChild = Sql.render(ctx, ctx.update(t.files).set(t.kind, param("kind", String.class))
+        updateChild = Sql.render(ctx, ctx.update(t.files)
+                .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
+                .set(t.contentHash, t.keptIfUnchanged(t.contentHash)).set(t.kind, param("kind", String.class))
                 .set(t.size, param("size", Long.class)).set(t.mtime, param("mtime", Long.class))
                 .set(t.linkTarget, param("link", String.class)).set(t.fileKey, param("key", String.class))
                 .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))

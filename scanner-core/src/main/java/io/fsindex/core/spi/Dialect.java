@@ -197,6 +197,8 @@ public interface Dialect {
                                            FsTables t) {
         Field<Long> scan = param("scan", Long.class);
         return conflict
+                .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
+                .set(t.contentHash, t.keptIfUnchanged(t.contentHash))
                 .set(t.kind, param("kind", String.class))
                 .set(t.size, param("size", Long.class))
                 .set(t.mtime, param("mtime", Long.class))

@@ -176,6 +176,23 @@ public final class FsTables {
                 .where(id.in(org.jooq.impl.DSL.select(field(name("deep", "id"), Long.class)).from(deep)));
     }
 
+    /**
+     * For an update of a file row with the attributes {@code :kind}, {@code :size} and {@code :mtime}: the row's
+     * {@code column} (a content value such as {@link #fingerprint}) if those equal what the row records, else NULL,
+     * so a content value is kept only while the file looks unchanged. Assign it before kind, size and mtime: MySQL
+     * evaluates assignments left to right, and later ones see the new values of earlier ones.
+     */
+    public <T> Field<T> keptIfUnchanged(Field<T> column) {
+        org.jooq.Condition same = qualified(kind).eq(org.jooq.impl.DSL.param("kind", String.class))
+                .and(qualified(size).eq(org.jooq.impl.DSL.param("size", Long.class)))
+                .and(qualified(mtime).eq(org.jooq.impl.DSL.param("mtime", Long.class)));
+        return org.jooq.impl.DSL.when(same, qualified(column));
+    }
+
+    private <T> Field<T> qualified(Field<T> column) {
+        return field(name(filesName(), column.getName()), column.getType());
+    }
+
     /** The file table's name. */
     public String filesName() {
         return prefix + "files";
