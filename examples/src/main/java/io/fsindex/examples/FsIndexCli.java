@@ -6,6 +6,9 @@ import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanListener;
+import io.fsindex.api.Change;
+import io.fsindex.api.ChangeBatch;
+import io.fsindex.api.ChangeType;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanRecord;
@@ -31,7 +34,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "fsindex", mixinStandardHelpOptions = true, version = "fsindex 0.1.0",
         description = "Keeps a SQL table of files in step with a filesystem tree.",
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
-                FsIndexCli.GcCommand.class})
+                FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class})
 public final class FsIndexCli {
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
@@ -105,15 +108,20 @@ public final class FsIndexCli {
             PrintWriter err = err();
             ProgressLine progress = new ProgressLine(err, !quiet && System.console() != null);
             try (FsIndex index = open()) {
+                long feedBefore = index.changeFeedEnd();
                 ScanResult r = index.scan(path, ScanOptions.defaults()
                         .withFollowSymlinks(followSymlinks)
                         .withRemoveMissingRoot(removeMissingRoot)
                         .withContentHashing(hash)
                         .withListener(progress));
                 progress.clear();
-                out.printf("scan %d of %s: %d added, %d updated, %d unchanged, %d deleted, %d skipped (newer scan),"
-                                + " %d errors in %.1f s%n", r.scanId(), r.root(), r.added(), r.modified(),
-                        r.unchanged(), r.deleted(), r.skipped(), r.errors().size(), r.duration().toMillis() / 1000.0);
+                if (r.moved() > 0) {
+                    printMoves(index, feedBefore, r.scanId(), out);
+                }
+                out.printf("scan %d of %s: %d added, %d modified, %d moved, %d unchanged, %d deleted, %d skipped"
+                                + " (newer scan), %d errors in %.1f s%n", r.scanId(), r.root(), r.added(),
+                        r.modified(), r.moved(), r.unchanged(), r.deleted(), r.skipped(), r.errors().size(),
+                        r.duration().toMillis() / 1000.0);
                 List<ScanError> errors = r.errors();
                 errors.stream().limit(20).forEach(e -> err.println("  " + e));
                 if (errors.size() > 20) {
@@ -122,6 +130,55 @@ public final class FsIndexCli {
                 return 0;
             } finally {
                 progress.clear();
+            }
+        }
+    }
+
+    /** Prints the moves scan {@code scanId} committed, read back from the change feed after {@code cursor}. */
+    static void printMoves(FsIndex index, long cursor, long scanId, PrintWriter out) {
+        for (ChangeBatch page = index.changesSince(cursor, 1000); !page.changes().isEmpty();
+             page = index.changesSince(page.nextCursor(), 1000)) {
+            page.changes().stream().filter(c -> c.scanId() == scanId && c.type() == ChangeType.MOVED)
+                    .forEach(c -> out.printf("moved %s -> %s%n", c.previousPath(), c.path()));
+        }
+    }
+
+    @Command(name = "changes", description = "Print the change feed: every committed change after a cursor, one per"
+            + " line as SEQ TYPE KIND PATH (MOVED: PATH <- PREVIOUS), then the cursor to continue from.")
+    static final class ChangesCommand extends IndexCommand {
+        @Option(names = "--since", paramLabel = "N", defaultValue = "0",
+                description = "print changes numbered after N (default 0: all the feed still holds)")
+        long since;
+        @Option(names = {"-f", "--follow"}, description = "keep printing new changes as they are committed")
+        boolean follow;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            PrintWriter out = out();
+            try (FsIndex index = open()) {
+                long cursor = since;
+                while (true) {
+                    ChangeBatch page = index.changesSince(cursor, 1000);
+                    if (page.resyncNeeded()) {
+                        err().printf("fsindex: the change feed no longer holds the changes after %d (it keeps the"
+                                + " newest only); rebuild your view from the index, then continue with --since %d%n",
+                                cursor, page.nextCursor());
+                        return 3;
+                    }
+                    for (Change c : page.changes()) {
+                        out.printf("%d %s %s %s%s%n", c.seq(), c.type(), c.kind(), c.path(),
+                                c.previousPath() == null ? "" : " <- " + c.previousPath());
+                    }
+                    cursor = page.nextCursor();
+                    if (page.changes().isEmpty()) {
+                        if (!follow) {
+                            err().printf("next: --since %d%n", cursor);
+                            return 0;
+                        }
+                        Thread.sleep(1000);       // polling: the feed is a table, not a notification channel
+                    }
+                    out.flush();
+                }
             }
         }
     }

@@ -44,6 +44,33 @@ class FsIndexCliTest {
     }
 
     @Test
+    void scanPrintsMovesAndChangesPrintsTheFeed() throws IOException {
+        Path tree = Files.createDirectories(tmp.resolve("tree"));
+        Files.createDirectories(tree.resolve("old"));
+        Files.writeString(tree.resolve("old/a.txt"), "hello");
+        String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
+        assertThat(run("scan", tree.toString(), "--db", db)).isZero();
+
+        Files.move(tree.resolve("old"), tree.resolve("new"));
+        assertThat(run("scan", tree.toString(), "--db", db)).isZero();
+        Path real = tree.toRealPath();
+        assertThat(out.toString()).contains("moved " + real.resolve("old") + " -> " + real.resolve("new"))
+                .contains("1 moved");
+
+        assertThat(run("changes", "--db", db)).isZero();
+        assertThat(out.toString()).contains(" ADDED FILE " + real.resolve("old/a.txt"))
+                .contains(" MOVED DIRECTORY " + real.resolve("new") + " <- " + real.resolve("old"));
+        String last = out.toString().strip().lines().reduce((a, b) -> b).orElseThrow();
+        long end = Long.parseLong(last.substring(0, last.indexOf(' ')));
+        assertThat(err.toString()).contains("next: --since " + end);
+
+        assertThat(run("changes", "--db", db, "--since", Long.toString(end))).isZero();
+        assertThat(out.toString()).isEmpty();
+        assertThat(run("changes", "--db", db, "--since", Long.toString(end + 10))).isEqualTo(1);
+        assertThat(err.toString()).contains("beyond the change feed's end");
+    }
+
+    @Test
     void failureIsOneLineAndExitCodeOne() {
         String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
         assertThat(run("scan", tmp.resolve("missing").toString(), "--db", db)).isEqualTo(1);
