@@ -8,6 +8,7 @@ import io.fsindex.api.ChangeType;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,6 +148,34 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
             out.put(p, index.lookup(root.resolve(p)).orElseThrow().id());
         }
         return out;
+    }
+
+    /**
+     * An older scan never steals the row of a file a newer scan saw at its old place: the newer scan listed the old
+     * directory while the file was there, so the older one, finding the file at its new place afterwards, records it
+     * as a new entry and leaves the old row to the newer scan's view (the next scan of the old place removes it).
+     */
+    @Test
+    void anOlderScanDoesNotMoveARowANewerScanSawAtItsOldPlace() throws Exception {
+        Path root = tree("old/", "old/f.txt", "new/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long f = index.lookup(root.resolve("old/f.txt")).orElseThrow().id();
+        PausingWalker walker = new PausingWalker();
+        PausingWalker.Pause beforeRoot = walker.pauseBeforeListing(root);
+        ScanSession older = index.startScan(root, ScanOptions.defaults().withWalker(walker));
+        beforeRoot.awaitPaused();
+
+        index.scan(root.resolve("old"));            // newer: sees f.txt in old/
+        Files.move(root.resolve("old/f.txt"), root.resolve("new/f.txt"));
+        beforeRoot.release();
+        ScanResult r = older.await();
+
+        assertThat(r.moved()).isZero();
+        assertThat(index.lookup(root.resolve("old/f.txt")).orElseThrow().id()).isEqualTo(f);
+        assertThat(index.lookup(root.resolve("new/f.txt")).orElseThrow().id()).isNotEqualTo(f);
+        index.scan(root);                           // a scan newer than both sees the truth
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
     }
 
     /** Only an entry that disappeared from its old place moves: a second name of the same file is a new entry. */
