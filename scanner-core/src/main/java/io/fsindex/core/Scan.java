@@ -89,6 +89,10 @@ final class Scan {
         return scanId;
     }
 
+    ScanOptions options() {
+        return options;
+    }
+
     Walker walker() {
         return walker;
     }

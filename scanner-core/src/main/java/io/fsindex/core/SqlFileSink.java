@@ -55,6 +55,9 @@ final class SqlFileSink implements FileSink {
     /** False while the index was empty when the scan started: no row can then be a moved entry's old row. */
     private final boolean movesPossible;
     private final ChangeLog log = new ChangeLog();
+    /** Whether a file without a platform identity may be recognised as moved by its content fingerprint. */
+    private final boolean fingerprintMoves;
+    private final ContentHasher hasher = new ContentHasher();
     /** Each statement prepared once on {@link #c} for the whole scan; closed by {@link #finish}. */
     private final Map<Sql, Sql.Bound> prepared = new IdentityHashMap<>();
     /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
@@ -62,7 +65,7 @@ final class SqlFileSink implements FileSink {
     private long removedInTransaction;
 
     SqlFileSink(Database db, Statements st, Connection c, long scan, Walker walker, ScanListener listener,
-                FeedSettings settings) throws SQLException {
+                FeedSettings settings, boolean fingerprintMoves) throws SQLException {
         this.db = db;
         this.st = st;
         this.c = c;
@@ -71,6 +74,7 @@ final class SqlFileSink implements FileSink {
         this.listener = listener;
         this.deliverChanges = wantsChanges(listener);
         this.settings = settings;
+        this.fingerprintMoves = fingerprintMoves;
         try (ResultSet rs = q(st.maxFileId).statement.executeQuery()) {
             movesPossible = rs.next() && rs.getLong(1) > 0;
         }
@@ -346,13 +350,17 @@ final class SqlFileSink implements FileSink {
             Set<Long> above = null;
             for (int i = 0; i < n; i++) {
                 WalkedEntry e = entries.get(i);
-                if (ids[i] != 0 || !e.isReadable() || keyOf(e.stat()) == null) {
+                if (ids[i] != 0 || !e.isReadable()) {
+                    continue;
+                }
+                boolean byKey = keyOf(e.stat()) != null;
+                if (!byKey && !(fingerprintMoves && e.stat().kind() == FileKind.FILE)) {
                     continue;
                 }
                 if (above == null) {
                     above = new HashSet<>(locate(dir.id()).ids());
                 }
-                Moved m = tryMove(dir, e, above);
+                Moved m = byKey ? tryMove(dir, e, above) : tryMoveByFingerprint(dir, e);
                 if (m != null) {
                     ids[i] = m.id();
                     seen[i] = MOVED;
@@ -491,22 +499,59 @@ final class SqlFileSink implements FileSink {
             if (!old.orphan() && !old.stale() && stillThere(oldPath)) {
                 continue;
             }
-            Path newPath = dir.path().resolve(e.name());
-            Sql.Bound move = q(st.moveRow);
-            bindEntry(move, dir.id(), e.name(), stat).set("id", old.id()).set("key", key);
-            if (move.statement.executeUpdate() == 0) {
-                continue;
+            Moved moved = retarget(dir, e, old, oldPath);
+            if (moved != null) {
+                return moved;
             }
-            log.change(old.id(), ChangeType.MOVED, old.kind(), newPath.toString(), oldPath.toString());
-            long back = 0;
-            if (old.orphan() && old.isDirectory()) {
-                // Its descendants were reported deleted with it; they are back, at their new paths.
-                back = log.subtree(old.id(), newPath.toString(), ChangeType.ADDED, false, old.goneAt());
-                q(st.clearSubtreeGone).set("top", old.id()).set("since", old.goneAt()).statement.executeUpdate();
-            }
-            return new Moved(old.id(), back);
         }
         return null;
+    }
+
+    /**
+     * The fallback where the platform gives no file identity: moves the one orphan (or row marked stale) with the
+     * same size and content fingerprint as new file {@code e}, if there is exactly one; null otherwise. Reads the
+     * file's first and last blocks inside the transaction, so it runs only when the scan computes fingerprints.
+     */
+    private Moved tryMoveByFingerprint(Directory dir, WalkedEntry e) throws SQLException {
+        String fingerprint;
+        try {
+            fingerprint = hasher.hash(dir.path().resolve(e.name()), e.stat().size(), false).fingerprint();
+        } catch (IOException unreadable) {
+            return null;                        // the content pass after the listing reports what it cannot read
+        }
+        List<Row> candidates = new ArrayList<>();
+        try (ResultSet rs = q(st.selectGoneByFingerprint).set("fingerprint", fingerprint)
+                .set("size", e.stat().size()).statement.executeQuery()) {
+            while (rs.next() && candidates.size() < 2) {
+                candidates.add(Row.read(rs));
+            }
+        }
+        if (candidates.size() != 1) {
+            return null;                        // none, or more than one: which one moved cannot be told
+        }
+        Row old = candidates.get(0);
+        if (old.scanId() > scan || old.parent() == 0 || !mayWriteUnder(old.parent())) {
+            return null;
+        }
+        return retarget(dir, e, old, locate(old.id()).path());
+    }
+
+    /** Moves row {@code old} (now at {@code oldPath}) to entry {@code e} in {@code dir}, and records the move. */
+    private Moved retarget(Directory dir, WalkedEntry e, Row old, Path oldPath) throws SQLException {
+        Path newPath = dir.path().resolve(e.name());
+        Sql.Bound move = q(st.moveRow);
+        bindEntry(move, dir.id(), e.name(), e.stat()).set("id", old.id());
+        if (move.statement.executeUpdate() == 0) {
+            return null;
+        }
+        log.change(old.id(), ChangeType.MOVED, old.kind(), newPath.toString(), oldPath.toString());
+        long back = 0;
+        if (old.orphan() && old.isDirectory()) {
+            // Its descendants were reported deleted with it; they are back, at their new paths.
+            back = log.subtree(old.id(), newPath.toString(), ChangeType.ADDED, false, old.goneAt());
+            q(st.clearSubtreeGone).set("top", old.id()).set("since", old.goneAt()).statement.executeUpdate();
+        }
+        return new Moved(old.id(), back);
     }
 
     /** A row {@link #tryMove} moved, and how many of its descendants came back into the index with it. */

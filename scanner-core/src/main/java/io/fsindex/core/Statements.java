@@ -45,6 +45,7 @@ final class Statements {
     final Sql clearSubtreeGone;
     final Sql ancestors;
     final Sql selectByFileKey;
+    final Sql selectGoneByFingerprint;
     final Sql moveRow;
     final Sql lockFeed;
     final Sql maxFileId;
@@ -135,8 +136,12 @@ final class Statements {
                 .set(t.kind, param("kind", String.class)).set(t.size, param("size", Long.class))
                 .set(t.mtime, param("mtime", Long.class)).set(t.linkTarget, param("link", String.class))
                 .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))
-                .where(t.id.eq(param("id", Long.class))).and(t.fileKey.eq(param("key", String.class)))
-                .and(t.scanId.le(scan)));
+                .set(t.fileKey, param("key", String.class))
+                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
+        selectGoneByFingerprint = Sql.render(ctx, selectFiles(ctx)
+                .where(t.fingerprint.eq(param("fingerprint", String.class)))
+                .and(t.kind.eq(inline("FILE"))).and(t.size.eq(param("size", Long.class)))
+                .and(t.goneAt.isNotNull().or(t.stale.eq(inline(1)))));
         lockFeed = Sql.render(ctx, dialect.lockFeed(t));
         maxFileId = Sql.render(ctx, ctx.select(org.jooq.impl.DSL.coalesce(org.jooq.impl.DSL.max(t.id), inline(0L)))
                 .from(t.files));

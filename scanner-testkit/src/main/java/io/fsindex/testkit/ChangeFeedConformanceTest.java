@@ -178,6 +178,56 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
     }
 
+    /**
+     * Where the platform gives no file identity, a scan that computes fingerprints recognises a moved file by its
+     * size and fingerprint, if exactly one gone file has them; with two candidates it cannot tell, so moves none.
+     */
+    @Test
+    void withoutFileIdentitiesAMovedFileIsFoundByItsFingerprintIfNoOtherGoneFileHasIt() throws Exception {
+        Path root = tree("a/", "b/", "c/");
+        Files.writeString(root.resolve("a/unique.txt"), "only this file has this content");
+        Files.writeString(root.resolve("a/twin1.txt"), "the same content");
+        Files.writeString(root.resolve("a/twin2.txt"), "the same content");
+        FsIndex index = openIndex();
+        ScanOptions noKeys = ScanOptions.defaults().withWalker(new WithoutFileKeys())
+                .withContentHashing(io.fsindex.api.ContentHashing.FINGERPRINT);
+        index.scan(root, noKeys);
+        Map<String, Long> before = ids(index, root, "a/unique.txt", "a/twin1.txt", "a/twin2.txt");
+
+        Files.move(root.resolve("a/unique.txt"), root.resolve("b/unique.txt"));
+        Files.move(root.resolve("a/twin1.txt"), root.resolve("b/twin1.txt"));
+        Files.move(root.resolve("a/twin2.txt"), root.resolve("c/twin2.txt"));
+        index.scan(root.resolve("a"), noKeys);      // all three gone from a/, kept as orphans
+        ScanResult r = index.scan(root, noKeys);
+
+        assertThat(r.moved()).isEqualTo(1);
+        assertThat(index.lookup(root.resolve("b/unique.txt")).orElseThrow().id())
+                .isEqualTo(before.get("a/unique.txt"));
+        assertThat(index.lookup(root.resolve("b/twin1.txt")).orElseThrow().id()).isNotIn(before.values());
+        assertThat(index.lookup(root.resolve("c/twin2.txt")).orElseThrow().id()).isNotIn(before.values());
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /** The real filesystem, as a platform without file identities (such as {@code fileKey()} on Windows) shows it. */
+    private static final class WithoutFileKeys extends ForwardingWalker {
+        @Override
+        public io.fsindex.api.FileStat stat(Path path) throws java.io.IOException {
+            return withoutKey(super.stat(path));
+        }
+
+        @Override
+        public io.fsindex.api.DirectoryListing list(Path directory) throws java.io.IOException {
+            io.fsindex.api.DirectoryListing l = super.list(directory);
+            return new io.fsindex.api.DirectoryListing(l.entries().stream()
+                    .map(e -> new io.fsindex.api.WalkedEntry(e.name(), withoutKey(e.stat()))).toList(), l.problems());
+        }
+
+        private static io.fsindex.api.FileStat withoutKey(io.fsindex.api.FileStat s) {
+            return s == null ? null
+                    : new io.fsindex.api.FileStat(s.kind(), s.size(), s.mtimeNanos(), s.linkTarget(), null);
+        }
+    }
+
     /** Only an entry that disappeared from its old place moves: a second name of the same file is a new entry. */
     @Test
     void aHardLinkIsANewEntryAndAFileReplacedUnderItsNameKeepsThatNamesRow() throws Exception {

@@ -24,6 +24,7 @@ ALTER TABLE ${prefix}files
     ADD COLUMN content_hash CHAR(64) CHARACTER SET ascii COLLATE ascii_bin,
     ADD KEY ${prefix}files_file_key (file_key),
     ADD KEY ${prefix}files_gone (gone_at),
+    ADD KEY ${prefix}files_fingerprint (fingerprint),
     ADD CONSTRAINT ${prefix}files_content FOREIGN KEY (content_hash) REFERENCES ${prefix}contents (hash)
         ON DELETE RESTRICT,
     -- The store contract (README, "Store contract"): V1 left size unchecked; only a file has content, so only a FILE

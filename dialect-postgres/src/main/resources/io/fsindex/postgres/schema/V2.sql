@@ -28,6 +28,8 @@ ALTER TABLE ${prefix}files ADD CONSTRAINT ${prefix}files_hashed_file
 
 CREATE INDEX ${prefix}files_file_key ON ${prefix}files (file_key) WHERE file_key IS NOT NULL;
 CREATE INDEX ${prefix}files_gone ON ${prefix}files (gone_at) WHERE gone_at IS NOT NULL;
+-- Where the platform gives no file identity, a moved file is recognised by its fingerprint instead.
+CREATE INDEX ${prefix}files_fingerprint ON ${prefix}files (fingerprint) WHERE fingerprint IS NOT NULL;
 CREATE INDEX ${prefix}files_content ON ${prefix}files (content_hash) WHERE content_hash IS NOT NULL;
 
 ALTER TABLE ${prefix}scans ADD COLUMN moved BIGINT NOT NULL DEFAULT 0 CHECK (moved >= 0);
