@@ -26,30 +26,32 @@ class MySqlRenderTest {
             + " size = case when fsindex_files.scan_id <= :scan then :size else fsindex_files.size end,"
             + " mtime = case when fsindex_files.scan_id <= :scan then :mtime else fsindex_files.mtime end,"
             + " link_target = case when fsindex_files.scan_id <= :scan then :link else fsindex_files.link_target end,"
+            + " file_key = case when fsindex_files.scan_id <= :scan then :key else fsindex_files.file_key end,"
             + " stale = case when fsindex_files.scan_id <= :scan then 0 else fsindex_files.stale end,"
+            + " gone_at = case when fsindex_files.scan_id <= :scan then null else fsindex_files.gone_at end,"
             + " scan_id = case when fsindex_files.scan_id <= :scan then :scan else fsindex_files.scan_id end";
 
     @Test
     void upsertChildLocksTheParentItChecksAndAssignsScanIdLast() {
         assertThat(r.sql(dialect.upsertChild(TABLES))).isEqualTo(
-                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select excluded.parent, excluded.name, excluded.kind, excluded.size, excluded.mtime,"
-                + " excluded.link_target, excluded.scan_id, excluded.stale, excluded.listed_by"
-                + " from (select :parent, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                + " excluded.link_target, excluded.file_key, excluded.scan_id, excluded.stale, excluded.listed_by"
+                + " from (select :parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p"
                 + " where (p.id = :parent and p.listed_by <= :scan) for share))"
-                + " as excluded (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " as excluded (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + UPDATE_UNLESS_NEWER);
     }
 
     @Test
     void upsertTopLevelConflictsOnTheTopLevelNameKey() {
         assertThat(r.sql(dialect.upsertTopLevel(TABLES))).isEqualTo(
-                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select excluded.parent, excluded.name, excluded.kind, excluded.size, excluded.mtime,"
-                + " excluded.link_target, excluded.scan_id, excluded.stale, excluded.listed_by"
-                + " from (select null, :name, :kind, :size, :mtime, :link, :scan, 0, 0)"
-                + " as excluded (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
+                + " excluded.link_target, excluded.file_key, excluded.scan_id, excluded.stale, excluded.listed_by"
+                + " from (select null, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0)"
+                + " as excluded (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + UPDATE_UNLESS_NEWER);
     }
 

@@ -1,12 +1,8 @@
 package io.fsindex.postgres;
 
 import static org.jooq.impl.DSL.exists;
-import static org.jooq.impl.DSL.field;
-import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.insertInto;
 import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
-import static org.jooq.impl.DSL.selectOne;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -17,10 +13,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 import javax.sql.DataSource;
-import org.jooq.Field;
 import org.jooq.Query;
 import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
 
 /**
  * The PostgreSQL dialect (PostgreSQL 12 or newer; tested on 16). Serves {@code jdbc:postgresql:} URLs, and
@@ -156,36 +150,13 @@ public final class PostgresDialect implements Dialect {
     }
 
     /**
-     * The shared conditional upsert, with the parent check locking the parent row ({@code FOR SHARE}) so that the
-     * insert is ordered with a concurrent claim or delete of the parent; see the class comment.
+     * The parent guard of the conditional insert reads the parent row {@code FOR SHARE}, so it waits for a newer
+     * scan's uncommitted claim and then sees it (see the class comment).
      */
     @Override
-    public Query upsertChild(FsTables t) {
-        Field<Long> scan = param("scan", Long.class);
-        Field<Long> parent = param("parent", Long.class);
-        Field<String> kind = param("kind", String.class);
-        Field<Long> size = param("size", Long.class);
-        Field<Long> mtime = param("mtime", Long.class);
-        Field<String> link = param("link", String.class);
-        return insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.scanId, t.stale,
-                        t.listedBy)
-                .select(select(parent, param("name", String.class), kind, size, mtime, link, scan, inline(0),
-                        inline(0L))
-                        .where(exists(selectOne().from(t.files.as("p"))
-                                .where(field(DSL.name("p", "id"), Long.class).eq(parent))
-                                .and(field(DSL.name("p", "listed_by"), Long.class).le(scan))
-                                .forShare())))
-                .onConflict(t.parent, t.name)
-                .doUpdate()
-                .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
-                .set(t.contentHash, t.keptIfUnchanged(t.contentHash))
-                .set(t.kind, kind)
-                .set(t.size, size)
-                .set(t.mtime, mtime)
-                .set(t.linkTarget, link)
-                .set(t.scanId, scan)
-                .set(t.stale, inline(0))
-                .where(field(DSL.name(t.filesName(), t.scanId.getName()), Long.class).le(scan));
+    public org.jooq.Select<org.jooq.Record1<Integer>> lockedWhereConcurrent(
+            org.jooq.SelectConditionStep<org.jooq.Record1<Integer>> guard) {
+        return guard.forShare();
     }
 
     /** The listing guard with {@code FOR SHARE}: ordered with a concurrent claim of the directory; see the class comment. */

@@ -36,24 +36,24 @@ class PostgresRenderTest {
     @Test
     void upsertChildLocksTheParentRowItChecks() {
         assertThat(render(dialect.upsertChild(t))).isEqualTo(
-                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
-                + " select :parent, :name, :kind, :size, :mtime, :link, :scan, 0, 0"
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
+                + " select :parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p"
                 + " where (p.id = :parent and p.listed_by <= :scan) for share)"
                 + " on conflict (parent, name) do update set "
                 + KEEP_CONTENT + "kind = :kind, size = :size, mtime = :mtime,"
-                + " link_target = :link, scan_id = :scan, stale = 0"
+                + " link_target = :link, file_key = :key, scan_id = :scan, stale = 0, gone_at = null"
                 + " where fsindex_files.scan_id <= :scan");
     }
 
     @Test
     void upsertTopLevelNamesThePartialUniqueIndexAsItsArbiter() {
         assertThat(render(dialect.upsertTopLevel(t))).isEqualTo(
-                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, scan_id, stale, listed_by)"
-                + " select null, :name, :kind, :size, :mtime, :link, :scan, 0, 0 where true"
+                "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
+                + " select null, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0 where true"
                 + " on conflict (name) where parent is null do update set "
                 + KEEP_CONTENT + "kind = :kind, size = :size,"
-                + " mtime = :mtime, link_target = :link, scan_id = :scan, stale = 0"
+                + " mtime = :mtime, link_target = :link, file_key = :key, scan_id = :scan, stale = 0, gone_at = null"
                 + " where fsindex_files.scan_id <= :scan");
     }
 

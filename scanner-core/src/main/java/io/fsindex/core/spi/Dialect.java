@@ -110,11 +110,21 @@ public interface Dialect {
         Table<?> p = t.files.as("p");
         Field<Long> scan = param("scan", Long.class);
         Field<Long> parent = param("parent", Long.class);
-        return updateUnlessNewer(insertSelect(t, parent, org.jooq.impl.DSL.exists(selectOne().from(p)
+        return updateUnlessNewer(insertSelect(t, parent, org.jooq.impl.DSL.exists(lockedWhereConcurrent(
+                        selectOne().from(p)
                         .where(field(org.jooq.impl.DSL.name("p", "id"), Long.class).eq(parent))
-                        .and(field(org.jooq.impl.DSL.name("p", "listed_by"), Long.class).le(scan))))
+                        .and(field(org.jooq.impl.DSL.name("p", "listed_by"), Long.class).le(scan)))))
                 .onConflict(t.parent, t.name)
                 .doUpdate(), t);
+    }
+
+    /**
+     * Returns {@code guard}, the read of a parent row that a write below it depends on, with a shared row lock where
+     * write transactions run concurrently (as {@link #readListedBy} explains); unchanged by default.
+     */
+    default org.jooq.Select<org.jooq.Record1<Integer>> lockedWhereConcurrent(
+            org.jooq.SelectConditionStep<org.jooq.Record1<Integer>> guard) {
+        return guard;
     }
 
     /**
