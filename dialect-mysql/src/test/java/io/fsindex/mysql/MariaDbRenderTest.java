@@ -13,21 +13,8 @@ class MariaDbRenderTest {
     private final MariaDbDialect dialect = new MariaDbDialect();
     private final Rendered r = new Rendered(dialect);
 
-    private static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
-            + " fingerprint = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
-            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end"
-            + " else fsindex_files.fingerprint end,"
-            + " content_hash = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
-            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.content_hash end"
-            + " else fsindex_files.content_hash end,"
-            + " kind = case when fsindex_files.scan_id <= :scan then :kind else fsindex_files.kind end,"
-            + " size = case when fsindex_files.scan_id <= :scan then :size else fsindex_files.size end,"
-            + " mtime = case when fsindex_files.scan_id <= :scan then :mtime else fsindex_files.mtime end,"
-            + " link_target = case when fsindex_files.scan_id <= :scan then :link else fsindex_files.link_target end,"
-            + " file_key = case when fsindex_files.scan_id <= :scan then :key else fsindex_files.file_key end,"
-            + " stale = case when fsindex_files.scan_id <= :scan then 0 else fsindex_files.stale end,"
-            + " gone_at = case when fsindex_files.scan_id <= :scan then null else fsindex_files.gone_at end,"
-            + " scan_id = case when fsindex_files.scan_id <= :scan then :scan else fsindex_files.scan_id end";
+    /** The conflict branch is the same as MySQL's: both come from InnoDbDialect. */
+    private static final String UPDATE_UNLESS_NEWER = MySqlRenderTest.UPDATE_UNLESS_NEWER;
 
     @Test
     void upsertChildLocksTheParentItChecksAndAssignsScanIdLast() {

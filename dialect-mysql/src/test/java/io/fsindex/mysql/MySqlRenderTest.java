@@ -15,7 +15,7 @@ class MySqlRenderTest {
     private final MySqlDialect dialect = new MySqlDialect();
     private final Rendered r = new Rendered(dialect);
 
-    private static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
+    static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
             + " fingerprint = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
             + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end"
             + " else fsindex_files.fingerprint end,"

@@ -222,8 +222,9 @@ public final class FsIndexCli {
                 out.printf("entries:        %d (%d directories)%n", info.files(), info.directories());
                 out.printf("recent scans:%n");
                 for (ScanRecord s : info.recentScans()) {
-                    out.printf("  %5d  %-9s %s  %s  +%d ~%d -%d  %d errors%s%n", s.id(), s.state(),
-                            TIME.format(s.startedAt()), s.root(), s.added(), s.updated(), s.deleted(), s.errors(),
+                    out.printf("  %5d  %-9s %s  %s  +%d ~%d >%d -%d  %d errors%s%n", s.id(), s.state(),
+                            TIME.format(s.startedAt()), s.root(), s.added(), s.updated(), s.moved(), s.deleted(),
+                            s.errors(),
                             s.message() == null ? "" : "  (" + s.message() + ")");
                 }
                 return 0;

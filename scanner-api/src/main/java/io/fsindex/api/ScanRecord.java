@@ -13,10 +13,11 @@ import java.time.Instant;
  * @param finishedAt when it ended, or {@code null}
  * @param added      rows it inserted
  * @param updated    rows it changed
+ * @param moved      rows it moved to a new place, keeping their ids
  * @param deleted    rows it removed
  * @param errors     problems it reported
  * @param message    why it failed, or {@code null}
  */
 public record ScanRecord(long id, String root, String state, Instant startedAt, Instant finishedAt, long added,
-                         long updated, long deleted, long errors, String message) {
+                         long updated, long moved, long deleted, long errors, String message) {
 }

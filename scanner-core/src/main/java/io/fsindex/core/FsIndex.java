@@ -165,17 +165,20 @@ public final class FsIndex implements IndexReader {
                 SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId(), scan.walker(), scan.listener(),
                         feedSettings, scan.options().contentHashing() != io.fsindex.api.ContentHashing.OFF);
                 ScanResult r = scan.run(sink);
-                finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.modified(), r.deleted(), r.errors().size(),
+                finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.modified(), r.moved(), r.deleted(),
+                        r.errors().size(),
                         null);
                 session.done.complete(r);
             } catch (CancellationException e) {
-                finishScanRow(c, scan.scanId(), "CANCELLED", 0, 0, 0, scan.errorCount(), e.getMessage());
+                finishScanRow(c, scan.scanId(), "CANCELLED", 0, 0, 0, 0, scan.errorCount(), e.getMessage());
                 session.done.completeExceptionally(e);
             } catch (RuntimeException | Error e) {
-                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, scan.errorCount(), String.valueOf(e.getMessage()));
+                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, 0, scan.errorCount(),
+                        String.valueOf(e.getMessage()));
                 session.done.completeExceptionally(e);
             } catch (SQLException e) {
-                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, scan.errorCount(), String.valueOf(e.getMessage()));
+                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, 0, scan.errorCount(),
+                        String.valueOf(e.getMessage()));
                 session.done.completeExceptionally(new ScanFailedException(db.dialect.name() + " error starting scan "
                         + scan.scanId() + ": " + e.getMessage(), e));
             }
@@ -305,15 +308,15 @@ public final class FsIndex implements IndexReader {
             }
             List<ScanRecord> scans = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement("SELECT id, root, state, started_at, finished_at, added,"
-                    + " updated, deleted, errors, message FROM " + tables.scansName() + " ORDER BY id DESC")) {
+                    + " updated, deleted, errors, message, moved FROM " + tables.scansName() + " ORDER BY id DESC")) {
                 s.setMaxRows(recentScans);
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next() && scans.size() < recentScans) {
                         long finished = rs.getLong(5);
                         scans.add(new ScanRecord(rs.getLong(1), rs.getString(2), rs.getString(3),
                                 Instant.ofEpochMilli(rs.getLong(4)), rs.wasNull() || finished == 0 ? null
-                                : Instant.ofEpochMilli(finished), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                                rs.getLong(9), rs.getString(10)));
+                                : Instant.ofEpochMilli(finished), rs.getLong(6), rs.getLong(7), rs.getLong(11),
+                                rs.getLong(8), rs.getLong(9), rs.getString(10)));
                     }
                 }
             }
@@ -435,13 +438,13 @@ public final class FsIndex implements IndexReader {
         });
     }
 
-    private void finishScanRow(Connection c, long id, String state, long added, long updated, long deleted,
-                               long errors, String message) {
+    private void finishScanRow(Connection c, long id, String state, long added, long updated, long moved,
+                               long deleted, long errors, String message) {
         try {
             db.write(c, conn -> {
                 try (Sql.Bound q = statements.finishScan.prepare(c)) {
                     return q.set("scan", id).set("state", state).set("now", System.currentTimeMillis())
-                            .set("added", added).set("updated", updated).set("deleted", deleted)
+                            .set("added", added).set("updated", updated).set("moved", moved).set("deleted", deleted)
                             .set("errors", errors).set("message", message).statement.executeUpdate();
                 }
             });

@@ -469,9 +469,9 @@ final class SqlFileSink implements FileSink {
 
     /**
      * Moves the row of an entry that has disappeared from its old place to new entry {@code e} in {@code dir},
-     * keeping its id, and returns what it moved; null if no row qualifies. A row qualifies if it has the same file identity,
-     * kind and modification time (and, for a file, size), no newer scan wrote it or listed its old parent, it is
-     * not {@code dir} or above it, and it is gone from its old place: an orphan, marked stale by a listing, or
+     * keeping its id, and returns what it moved; null if no row qualifies. A row qualifies if it has the same file
+     * identity, kind and modification time (and, for a file, size), no newer scan wrote it or listed its old parent,
+     * it is not {@code dir} or above it, and it is gone from its old place: an orphan, marked stale by a listing, or
      * nothing exists at its old path any more.
      *
      * @param above the ids of {@code dir} and every directory above it

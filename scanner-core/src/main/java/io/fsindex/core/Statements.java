@@ -117,7 +117,8 @@ final class Statements {
                         org.jooq.impl.DSL.withRecursive(t.subtrees(top))
                                 .select(goneId).from(table(name("gone"))).asTable("doomed")))));
         clearSubtreeGone = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, inline(null, Long.class))
-                .where(t.goneAt.ge(param("since", Long.class))).and(t.id.in(select(field(name("doomed", "id"), Long.class)).from(
+                .where(t.goneAt.ge(param("since", Long.class)))
+                .and(t.id.in(select(field(name("doomed", "id"), Long.class)).from(
                         org.jooq.impl.DSL.withRecursive(t.subtrees(top))
                                 .select(goneId).from(table(name("gone"))).asTable("doomed")))));
         ancestors = Sql.render(ctx, ctx.withRecursive(name("up").fields("id", "parent", "name", "depth").as(
@@ -195,6 +196,7 @@ final class Statements {
                 .set(t.scanFinishedAt, param("now", Long.class))
                 .set(t.scanAdded, param("added", Long.class))
                 .set(t.scanUpdated, param("updated", Long.class))
+                .set(t.scanMoved, param("moved", Long.class))
                 .set(t.scanDeleted, param("deleted", Long.class))
                 .set(t.scanErrors, param("errors", Long.class))
                 .set(t.scanMessage, param("message", String.class))

@@ -392,12 +392,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
             children.start("a-b", root.resolve("a/b"), 3);
             children.start("c", root.resolve("c"), 3);
             children.releaseWhenAllReady();
-            TreeChurn churn = new TreeChurn(root, List.of("", "a", "a/b", "c"));
-            while (children.anyAlive()) {
-                churn.step();
-                LockSupport.parkNanos(1_000_000);
-            }
-            children.assertAllSucceed();
+            children.churnUntilAllSucceed(new TreeChurn(root, List.of("", "a", "a/b", "c")));
         } finally {
             children.destroyAll();
         }

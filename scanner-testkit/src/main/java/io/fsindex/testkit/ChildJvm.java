@@ -84,6 +84,18 @@ public final class ChildJvm {
         }
     }
 
+    /**
+     * Changes the tree a step at a time with {@code churn} for as long as any child runs, then asserts each child
+     * succeeded.
+     */
+    public void churnUntilAllSucceed(TreeChurn churn) throws IOException, InterruptedException {
+        while (anyAlive()) {
+            churn.step();
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        assertAllSucceed();
+    }
+
     /** Kills children still running, e.g. after a failed assertion. */
     public void destroyAll() {
         processes.forEach(Process::destroyForcibly);

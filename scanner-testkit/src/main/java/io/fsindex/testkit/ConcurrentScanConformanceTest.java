@@ -169,12 +169,7 @@ public abstract class ConcurrentScanConformanceTest {
             children.start("a-b", root.resolve("a/b"), SCANS_PER_ROOT);
             children.releaseWhenAllReady();
 
-            TreeChurn churn = new TreeChurn(root, List.of("", "a", "a/b"));
-            while (children.anyAlive()) {
-                churn.step();
-                LockSupport.parkNanos(1_000_000);
-            }
-            children.assertAllSucceed();
+            children.churnUntilAllSucceed(new TreeChurn(root, List.of("", "a", "a/b")));
         } finally {
             children.destroyAll();
         }
