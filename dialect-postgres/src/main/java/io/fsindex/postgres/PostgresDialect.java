@@ -109,6 +109,8 @@ public final class PostgresDialect implements Dialect {
         config.setAutoCommit(true);
         // Shows fsindex's sessions in pg_stat_activity; a URL's own ApplicationName wins.
         config.addDataSourceProperty("ApplicationName", "fsindex");
+        // A batch of inserts goes as multi-row INSERTs: a round trip per 128 rows instead of one per row.
+        config.addDataSourceProperty("reWriteBatchedInserts", "true");
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {

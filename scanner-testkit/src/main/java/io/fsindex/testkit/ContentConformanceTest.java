@@ -28,7 +28,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -181,21 +180,6 @@ public abstract class ContentConformanceTest extends IndexTest {
         assertThat(fingerprintOf("a.txt")).isNull();
         index.scan(root, FINGERPRINT);
         assertThat(fingerprintOf("a.txt")).isEqualTo(fingerprint("changed since".getBytes()));
-    }
-
-    @Test
-    void anUnreadableFileIsReportedAndTheScanCompletes() throws Exception {
-        Assumptions.assumeFalse("root".equals(System.getProperty("user.name")),
-                "root reads files whatever their permissions");
-        Path root = tree();
-        Files.writeString(root.resolve("secret.txt"), "secret");
-        Files.writeString(root.resolve("open.txt"), "open");
-        Files.setPosixFilePermissions(root.resolve("secret.txt"), java.util.Set.of());
-        FsIndex index = openIndex();
-        ScanResult r = index.scan(root, FULL);
-        assertThat(r.errors()).extracting(ScanError::reason).containsExactly(ScanError.Reason.ACCESS_DENIED);
-        assertThat(hashOf("secret.txt")).isNull();
-        assertThat(hashOf("open.txt")).isEqualTo(sha256("open".getBytes()));
     }
 
     @Test
