@@ -18,11 +18,13 @@ final class FeedReader {
     static void read(Sql.Bound readChanges, long after, long upTo, Consumer<Change> sink) throws SQLException {
         try (ResultSet rs = readChanges.set("after", after).set("upto", upTo).statement.executeQuery()) {
             while (rs.next()) {
-                String previous = rs.getString(6);
+                String dir = rs.getString(5);
+                String name = rs.getString(6);
+                String previous = rs.getString(7);
                 sink.accept(new Change(rs.getLong(1), rs.getLong(2), ChangeType.valueOf(rs.getString(3)),
-                        FileKind.valueOf(rs.getString(4)), Path.of(rs.getString(5)),
-                        previous == null ? null : Path.of(previous), rs.getLong(7),
-                        Instant.ofEpochMilli(rs.getLong(8))));
+                        FileKind.valueOf(rs.getString(4)), dir == null ? Path.of(name) : Path.of(dir, name),
+                        previous == null ? null : Path.of(previous), rs.getLong(8),
+                        Instant.ofEpochMilli(rs.getLong(9))));
             }
         }
     }

@@ -45,8 +45,9 @@ final class SchemaManager {
         m.put(t.schemaName(), List.of("version"));
         if (version >= 2) {
             m.put(t.contentsName(), List.of("hash", "size", "created_at", "unused_since"));
-            m.put(t.changesName(), List.of("seq", "entry", "change_type", "kind", "path", "previous_path",
+            m.put(t.changesName(), List.of("seq", "entry", "change_type", "kind", "dir", "name", "previous_path",
                     "scan_id", "at"));
+            m.put(t.changeDirsName(), List.of("id", "path"));
             m.put(t.feedName(), List.of("id", "last_seq", "pruned_through"));
         }
         return m;

@@ -161,7 +161,7 @@ final class SqlFileSink implements FileSink {
         ChangeType type = before == null || before.orphan() ? ChangeType.ADDED
                 : before.sameAs(e.stat()) ? null : ChangeType.MODIFIED;
         if (type != null) {
-            log.change(after.id(), type, after.kind(), path.toString(), null);
+            log.change(after.id(), type, after.kind(), path, null);
         }
         return type;
     }
@@ -407,7 +407,7 @@ final class SqlFileSink implements FileSink {
                 } else {
                     counts[0]++;
                 }
-                log.change(ids[at], type, e.stat().kind().name(), dir.path().resolve(e.name()).toString(), null);
+                log.change(ids[at], type, e.stat().kind().name(), dir.path().resolve(e.name()), null);
             }
         });
         for (int i = 0; i < n; i++) {
@@ -544,7 +544,7 @@ final class SqlFileSink implements FileSink {
         if (move.statement.executeUpdate() == 0) {
             return null;
         }
-        log.change(old.id(), ChangeType.MOVED, old.kind(), newPath.toString(), oldPath.toString());
+        log.change(old.id(), ChangeType.MOVED, old.kind(), newPath, oldPath);
         long back = 0;
         if (old.orphan() && old.isDirectory()) {
             // Its descendants were reported deleted with it; they are back, at their new paths.
@@ -786,7 +786,7 @@ final class SqlFileSink implements FileSink {
             q(st.setSubtreeGone).set("top", top.id()).set("now", log.now).statement.executeUpdate();
         }
         for (Row file : staleRows(st.staleFiles)) {
-            log.change(file.id(), ChangeType.DELETED, file.kind(), pathOfChild(parents, file).toString(), null);
+            log.change(file.id(), ChangeType.DELETED, file.kind(), pathOfChild(parents, file), null);
             gone++;
         }
         q(st.orphanStaleFiles).set("scan", scan).set("now", log.now).statement.executeUpdate();
@@ -916,14 +916,54 @@ final class SqlFileSink implements FileSink {
             }
             now = System.currentTimeMillis();
             pending = 0;
+            pendingDirs = 0;
+            dirs.clear();
             q(st.insertChange);                 // drops a batch a failed attempt left behind
+            q(st.insertChangeDir);
         }
 
-        /** Records one change. */
-        void change(long id, ChangeType type, String kind, String path, String previous) throws SQLException {
+        /** The change_dirs rows this transaction wrote, by path: each directory's path is written once. */
+        private final Map<String, Long> dirs = new HashMap<>();
+        private int pendingDirs;
+
+        /**
+         * The change_dirs row for {@code dirPath}, written (numbered {@code seq}, the change about to refer to it)
+         * if this transaction has none yet.
+         */
+        private long dirRef(String dirPath, long seq) throws SQLException {
+            Long id = dirs.get(dirPath);
+            if (id != null) {
+                return id;
+            }
+            dirs.put(dirPath, seq);
+            prepared.get(st.insertChangeDir).set("id", seq).set("path", dirPath).statement.addBatch();
+            if (++pendingDirs == BATCH_ROWS) {
+                flush();
+            }
+            return seq;
+        }
+
+        /** Records one change of the entry at {@code path} ({@code previous}: where a moved entry was). */
+        void change(long id, ChangeType type, String kind, Path path, Path previous) throws SQLException {
+            Path dir = path.getParent();
+            changeIn(id, type, kind, dir == null ? null : dir.toString(),
+                    dir == null ? path.toString() : path.getFileName().toString(),
+                    previous == null ? null : previous.toString());
+        }
+
+        /** Records one change of entry {@code name} in the directory at {@code dirPath} (null: a top-level one). */
+        private void changeIn(long id, ChangeType type, String kind, String dirPath, String name, String previous)
+                throws SQLException {
+            long seq = ++last;
             Sql.Bound insert = prepared.get(st.insertChange);
-            insert.set("seq", ++last).set("entry", id).set("type", type.name()).set("kind", kind).set("path", path)
-                    .set("previous", previous).set("scan", scan).set("now", now).statement.addBatch();
+            insert.set("seq", seq).set("entry", id).set("type", type.name()).set("kind", kind).set("name", name)
+                    .set("previous", previous).set("scan", scan).set("now", now);
+            if (dirPath == null) {
+                insert.statement.setNull(insert.positionOf("cdir"), java.sql.Types.BIGINT);
+            } else {
+                insert.set("cdir", dirRef(dirPath, seq));
+            }
+            insert.statement.addBatch();
             if (++pending == BATCH_ROWS) {
                 flush();
             }
@@ -931,10 +971,14 @@ final class SqlFileSink implements FileSink {
 
         /** Records every row this transaction inserted below {@code dir} as added; returns how many. */
         long inserted(long dir, Path dirPath) throws SQLException {
-            String prefix = dirPath.toString();
-            prefix = prefix.endsWith("/") ? prefix : prefix + "/";
+            String path = dirPath.toString();
+            Long known = dirs.get(path);
+            long ref = known != null ? known : last + 1;
             int count = q(st.recordInserted).set("seq", last).set("dir", dir).set("floor", floor)
-                    .set("prefix", prefix).set("scan", scan).set("now", now).statement.executeUpdate();
+                    .set("cdir", ref).set("scan", scan).set("now", now).statement.executeUpdate();
+            if (count > 0 && known == null) {
+                dirRef(path, ref);              // numbered after the first of the rows just inserted
+            }
             last += count;
             return count;
         }
@@ -960,13 +1004,18 @@ final class SqlFileSink implements FileSink {
                 String kind = (String) r[3];
                 long goneAt = (Long) r[4];
                 boolean isTop = (Integer) r[5] == 0;
-                String path = isTop ? topPath : join(paths.get((Long) r[1]), (String) r[2]);
+                String parent = isTop ? null : paths.get((Long) r[1]);
+                String path = isTop ? topPath : join(parent, (String) r[2]);
                 if (path != null && FileKind.DIRECTORY.name().equals(kind)) {
                     paths.put(id, path);
                 }
                 boolean wanted = goneSince == 0 ? goneAt == 0 : goneAt >= goneSince;
                 if (path != null && wanted && (includeTop || !isTop)) {
-                    change(id, type, kind, path, null);
+                    if (isTop) {
+                        change(id, type, kind, Path.of(topPath), null);
+                    } else {
+                        changeIn(id, type, kind, parent, (String) r[2], null);
+                    }
                     count++;
                 }
             }
@@ -978,6 +1027,10 @@ final class SqlFileSink implements FileSink {
         }
 
         private void flush() throws SQLException {
+            if (pendingDirs > 0) {
+                prepared.get(st.insertChangeDir).statement.executeBatch();
+                pendingDirs = 0;
+            }
             if (pending > 0) {
                 prepared.get(st.insertChange).statement.executeBatch();
                 pending = 0;
@@ -998,6 +1051,7 @@ final class SqlFileSink implements FileSink {
             long upTo = last - capacity;
             if (upTo > 0 && q(st.pruneFeed).set("seq", upTo).statement.executeUpdate() > 0) {
                 q(st.pruneChanges).set("seq", upTo).statement.executeUpdate();
+                q(st.pruneChangeDirs).set("seq", upTo).statement.executeUpdate();
             }
         }
 

@@ -52,7 +52,9 @@ final class Statements {
     final Sql advanceFeed;
     final Sql pruneFeed;
     final Sql pruneChanges;
+    final Sql pruneChangeDirs;
     final Sql insertChange;
+    final Sql insertChangeDir;
     final Sql recordInserted;
     final Sql readFeed;
     final Sql readChanges;
@@ -151,24 +153,36 @@ final class Statements {
         pruneFeed = Sql.render(ctx, ctx.update(t.feed).set(t.feedPrunedThrough, param("seq", Long.class))
                 .where(t.feedId.eq(inline(1))).and(t.feedPrunedThrough.lt(param("seq", Long.class))));
         pruneChanges = Sql.render(ctx, ctx.deleteFrom(t.changes).where(t.changeSeq.le(param("seq", Long.class))));
+        // Every change referring to a change_dirs row comes at or after it, in the same transaction.
+        pruneChangeDirs = Sql.render(ctx, ctx.deleteFrom(t.changeDirs).where(t.changeDirId.lt(
+                select(org.jooq.impl.DSL.coalesce(org.jooq.impl.DSL.min(t.changeDir),
+                        param("seq", Long.class).plus(inline(1L)))).from(t.changes).asField())));
         insertChange = Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
-                        t.changeKind, t.changePath, t.changePreviousPath, t.changeScan, t.changeAt)
+                        t.changeKind, t.changeDir, t.changeName, t.changePreviousPath, t.changeScan, t.changeAt)
                 .values(param("seq", Long.class), param("entry", Long.class), param("type", String.class),
-                        param("kind", String.class), param("path", String.class), param("previous", String.class),
-                        scan, now));
+                        param("kind", String.class), param("cdir", Long.class), param("name", String.class),
+                        param("previous", String.class), scan, now));
+        insertChangeDir = Sql.render(ctx, ctx.insertInto(t.changeDirs, t.changeDirId, t.changeDirPath)
+                .values(param("id", Long.class), param("path", String.class)));
         recordInserted = Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
-                        t.changeKind, t.changePath, t.changePreviousPath, t.changeScan, t.changeAt)
+                        t.changeKind, t.changeDir, t.changeName, t.changePreviousPath, t.changeScan, t.changeAt)
                 .select(select(param("seq", Long.class).plus(org.jooq.impl.DSL.rowNumber().over().orderBy(t.id)),
-                        t.id, inline("ADDED"), t.kind, org.jooq.impl.DSL.concat(param("prefix", String.class), t.name),
+                        t.id, inline("ADDED"), t.kind, param("cdir", Long.class), t.name,
                         inline(null, String.class), scan, now)
                         .from(t.files).where(t.parent.eq(param("dir", Long.class)))
                         .and(t.id.gt(param("floor", Long.class)))));
         readFeed = Sql.render(ctx, ctx.select(t.feedLastSeq, t.feedPrunedThrough).from(t.feed)
                 .where(t.feedId.eq(inline(1))));
-        readChanges = Sql.render(ctx, ctx.select(t.changeSeq, t.changeEntry, t.changeType, t.changeKind,
-                        t.changePath, t.changePreviousPath, t.changeScan, t.changeAt).from(t.changes)
-                .where(t.changeSeq.gt(param("after", Long.class))).and(t.changeSeq.le(param("upto", Long.class)))
-                .orderBy(t.changeSeq));
+        org.jooq.Table<?> c = t.changes.as("c");
+        org.jooq.Table<?> d = t.changeDirs.as("d");
+        readChanges = Sql.render(ctx, ctx.select(field(name("c", "seq")), field(name("c", "entry")),
+                        field(name("c", "change_type")), field(name("c", "kind")), field(name("d", "path")),
+                        field(name("c", "name")), field(name("c", "previous_path")), field(name("c", "scan_id")),
+                        field(name("c", "at")))
+                .from(c).leftJoin(d).on(field(name("d", "id"), Long.class).eq(field(name("c", "dir"), Long.class)))
+                .where(field(name("c", "seq"), Long.class).gt(param("after", Long.class)))
+                .and(field(name("c", "seq"), Long.class).le(param("upto", Long.class)))
+                .orderBy(field(name("c", "seq"))));
         Condition childrenOfDir = t.parent.eq(param("dir", Long.class));
         deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(childrenOfDir));
         deleteDescendantsBelow = Sql.render(ctx, t.deleteDeeperThan(childrenOfDir));

@@ -64,19 +64,22 @@ public abstract class StoreContractConformanceTest extends IndexTest {
                 .substring(1) + "B', 1, 1)");
         assertRejected("INSERT INTO ${prefix}contents (hash, size, created_at) VALUES ('" + "b".repeat(64)
                 + "', -1, 1)");
-        String change = "INSERT INTO ${prefix}changes (seq, entry, change_type, kind, path, previous_path, scan_id, at)"
+        String change = "INSERT INTO ${prefix}changes (seq, entry, change_type, kind, dir, name, previous_path, scan_id,"
+                + " at)"
                 + " VALUES ";
-        assertRejected(change + "(999999, " + file + ", 'ADDED', 'BOGUS', '/a', NULL, 1, 1)");
-        assertRejected(change + "(999999, " + file + ", 'RENAMED', 'FILE', '/a', NULL, 1, 1)");
-        assertRejected(change + "(999999, " + file + ", 'MOVED', 'FILE', '/a', NULL, 1, 1)");
-        assertRejected(change + "(999999, 0, 'ADDED', 'FILE', '/a', NULL, 1, 1)");
+        assertRejected(change + "(999999, " + file + ", 'ADDED', 'BOGUS', NULL, 'a', NULL, 1, 1)");
+        assertRejected(change + "(999999, " + file + ", 'RENAMED', 'FILE', NULL, 'a', NULL, 1, 1)");
+        assertRejected(change + "(999999, " + file + ", 'MOVED', 'FILE', NULL, 'a', NULL, 1, 1)");
+        assertRejected(change + "(999999, 0, 'ADDED', 'FILE', NULL, 'a', NULL, 1, 1)");
+        assertRejected(change + "(999999, " + file + ", 'ADDED', 'FILE', NULL, '', NULL, 1, 1)");
         assertRejected("UPDATE ${prefix}feed SET pruned_through = last_seq + 1");
         assertRejected("INSERT INTO ${prefix}feed (id, last_seq, pruned_through) VALUES (2, 0, 0)");
 
         // The same columns take well-formed values: what was refused above was the shape, not the column.
         assertThat(raw().update("UPDATE ${prefix}files SET content_hash = '" + HASH + "', fingerprint = '" + HASH
                 + "' WHERE id = " + file)).isEqualTo(1);
-        assertThat(raw().update(change + "(999999, " + file + ", 'MOVED', 'FILE', '/b', '/a', 1, 1)")).isEqualTo(1);
+        assertThat(raw().update(change + "(999999, " + file + ", 'MOVED', 'FILE', NULL, 'b', '/a', 1, 1)"))
+                .isEqualTo(1);
     }
 
     @Test

@@ -34,8 +34,18 @@ ALTER TABLE ${prefix}files
 
 ALTER TABLE ${prefix}scans ADD COLUMN moved BIGINT NOT NULL DEFAULT 0 CHECK (moved >= 0);
 
--- The change feed: one row per committed change, numbered without gaps in commit order (see ${prefix}feed).
--- Paths are BLOBs for the same reason names are VARBINARY: byte for byte, whatever the engine's collations.
+-- Where changes happened: the path a directory had when entries in it changed, written once per transaction and
+-- directory, so that a change row holds a reference and a name instead of a whole path. Its id is the number of the
+-- first change that refers to it.
+CREATE TABLE ${prefix}change_dirs (
+    id   BIGINT NOT NULL CHECK (id > 0),
+    path BLOB   NOT NULL CHECK (path <> ''),
+    PRIMARY KEY (id)
+) ENGINE = InnoDB;
+
+-- The change feed: one row per committed change, numbered without gaps in commit order (see ${prefix}feed). The
+-- entry's path is change_dirs.path of dir, then name; a top-level entry (dir NULL) has its whole path as name.
+-- Paths and names are binary for the same reason file names are: byte for byte, whatever the collations.
 CREATE TABLE ${prefix}changes (
     seq           BIGINT      NOT NULL CHECK (seq > 0),
     entry         BIGINT      NOT NULL CHECK (entry > 0),
@@ -44,7 +54,8 @@ CREATE TABLE ${prefix}changes (
     kind          VARCHAR(12) CHARACTER SET ascii NOT NULL
                   CHECK (kind IN ('FILE', 'DIRECTORY', 'SYMLINK', 'FIFO', 'SOCKET', 'CHAR_DEVICE', 'BLOCK_DEVICE',
                                   'OTHER')),
-    path          BLOB        NOT NULL CHECK (path <> ''),
+    dir           BIGINT,
+    name          VARBINARY(1020) NOT NULL CHECK (name <> ''),
     previous_path BLOB,
     scan_id       BIGINT      NOT NULL,
     at            BIGINT      NOT NULL,

@@ -34,14 +34,24 @@ CREATE INDEX ${prefix}files_content ON ${prefix}files (content_hash) WHERE conte
 
 ALTER TABLE ${prefix}scans ADD COLUMN moved BIGINT NOT NULL DEFAULT 0 CHECK (moved >= 0);
 
--- The change feed: one row per committed change, numbered without gaps in commit order (see ${prefix}feed).
+-- Where changes happened: the path a directory had when entries in it changed, written once per transaction and
+-- directory, so that a change row holds a reference and a name instead of a whole path. Its id is the number of the
+-- first change that refers to it.
+CREATE TABLE ${prefix}change_dirs (
+    id   BIGINT NOT NULL PRIMARY KEY CHECK (id > 0),
+    path TEXT   NOT NULL CHECK (path <> '')
+);
+
+-- The change feed: one row per committed change, numbered without gaps in commit order (see ${prefix}feed). The
+-- entry's path is change_dirs.path of dir, then name; a top-level entry (dir NULL) has its whole path as name.
 CREATE TABLE ${prefix}changes (
     seq           BIGINT NOT NULL PRIMARY KEY CHECK (seq > 0),
     entry         BIGINT NOT NULL CHECK (entry > 0),
     change_type   TEXT   NOT NULL CHECK (change_type IN ('ADDED', 'MODIFIED', 'MOVED', 'DELETED')),
     kind          TEXT   NOT NULL CHECK (kind IN ('FILE', 'DIRECTORY', 'SYMLINK', 'FIFO', 'SOCKET', 'CHAR_DEVICE',
                                                   'BLOCK_DEVICE', 'OTHER')),
-    path          TEXT   NOT NULL CHECK (path <> ''),
+    dir           BIGINT,
+    name          TEXT   NOT NULL CHECK (name <> ''),
     previous_path TEXT   CHECK ((change_type = 'MOVED') = (previous_path IS NOT NULL)),
     scan_id       BIGINT NOT NULL,
     at            BIGINT NOT NULL

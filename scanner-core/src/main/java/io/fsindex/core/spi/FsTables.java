@@ -24,6 +24,7 @@ public final class FsTables {
     public final Table<Record> schema;
     public final Table<Record> contents;
     public final Table<Record> changes;
+    public final Table<Record> changeDirs;
     public final Table<Record> feed;
 
     public final Field<Long> id;
@@ -57,7 +58,12 @@ public final class FsTables {
     public final Field<Long> changeEntry;
     public final Field<String> changeType;
     public final Field<String> changeKind;
-    public final Field<String> changePath;
+    /** The {@link #changeDirs} row of the directory holding the entry, or null for a top-level entry. */
+    public final Field<Long> changeDir;
+    /** The entry's name (a top-level entry's whole path). */
+    public final Field<String> changeName;
+    public final Field<Long> changeDirId;
+    public final Field<String> changeDirPath;
     public final Field<String> changePreviousPath;
     public final Field<Long> changeScan;
     public final Field<Long> changeAt;
@@ -92,6 +98,7 @@ public final class FsTables {
         schema = table(name(prefix + "schema"));
         contents = table(name(prefix + "contents"));
         changes = table(name(prefix + "changes"));
+        changeDirs = table(name(prefix + "change_dirs"));
         feed = table(name(prefix + "feed"));
         id = field(name("id"), Long.class);
         parent = field(name("parent"), Long.class);
@@ -115,7 +122,10 @@ public final class FsTables {
         changeEntry = field(name("entry"), Long.class);
         changeType = field(name("change_type"), String.class);
         changeKind = field(name("kind"), String.class);
-        changePath = field(name("path"), String.class);
+        changeDir = field(name("dir"), Long.class);
+        changeName = field(name("name"), String.class);
+        changeDirId = field(name("id"), Long.class);
+        changeDirPath = field(name("path"), String.class);
         changePreviousPath = field(name("previous_path"), String.class);
         changeScan = field(name("scan_id"), Long.class);
         changeAt = field(name("at"), Long.class);
@@ -211,6 +221,11 @@ public final class FsTables {
     /** The change feed's table name. */
     public String changesName() {
         return prefix + "changes";
+    }
+
+    /** The table of directory paths the change feed refers to. */
+    public String changeDirsName() {
+        return prefix + "change_dirs";
     }
 
     /** The feed head's table name. */
