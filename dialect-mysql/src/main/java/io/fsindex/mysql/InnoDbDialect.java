@@ -216,7 +216,7 @@ abstract class InnoDbDialect implements Dialect {
         Field<Long> mtime = param("mtime", Long.class);
         Field<String> link = param("link", String.class);
         Condition ours = current(t, t.scanId).le(scan);
-        Field<String> key = param("key", String.class);
+        Field<Long> key = param("key", Long.class);
         return DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey, t.scanId,
                         t.stale, t.listedBy)
                 .select(select(parent, param("name", String.class), kind, size, mtime, link, key, scan, inline(0),

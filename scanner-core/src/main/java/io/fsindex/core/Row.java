@@ -10,11 +10,11 @@ import java.util.Objects;
 
 /** One row of the file table, as read by {@link Statements#FILE_COLUMNS}'s select order. */
 record Row(long id, long parent, String name, String kind, long size, long mtime, String linkTarget, long scanId,
-           long listedBy, boolean stale, String fileKey, long goneAt) {
+           long listedBy, boolean stale, Long fileKey, long goneAt) {
 
     static Row read(ResultSet rs) throws SQLException {
         return new Row(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getLong(6),
-                rs.getString(7), rs.getLong(8), rs.getLong(9), rs.getInt(10) != 0, rs.getString(11),
+                rs.getString(7), rs.getLong(8), rs.getLong(9), rs.getInt(10) != 0, nullableLong(rs, 11),
                 rs.getLong(12));
     }
 
@@ -23,6 +23,12 @@ record Row(long id, long parent, String name, String kind, long size, long mtime
     }
 
     /** Returns true if the row already records exactly these attributes. */
+    /** Column {@code column} as a Long, null for SQL NULL. */
+    static Long nullableLong(ResultSet rs, int column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+
     /** True if the row is an orphan: its entry was found gone and the row is kept only for move detection. */
     boolean orphan() {
         return goneAt != 0;

@@ -98,6 +98,16 @@ final class Sql {
             return this;
         }
 
+        Bound set(String name, Long value) throws SQLException {
+            if (value != null) {
+                return set(name, value.longValue());
+            }
+            for (int p : positionsOf(name)) {
+                statement.setNull(p, java.sql.Types.BIGINT);
+            }
+            return this;
+        }
+
         Bound set(String name, String value) throws SQLException {
             for (int p : positionsOf(name)) {
                 if (value == null) {

@@ -322,8 +322,8 @@ final class SqlFileSink implements FileSink {
                 FileStat stat = e.stat();
                 boolean same = kind.equals(stat.kind().name()) && rs.getLong(5) == stat.size()
                         && rs.getLong(6) == stat.mtimeNanos() && Objects.equals(rs.getString(7), stat.linkTarget());
-                String storedKey = rs.getString(11);
-                String key = keyOf(stat);
+                Long storedKey = Row.nullableLong(rs, 11);
+                Long key = keyOf(stat);
                 if (!same && FileKind.DIRECTORY.name().equals(kind) && !stat.isDirectory()) {
                     converted.add(Row.read(rs));
                 }
@@ -462,9 +462,33 @@ final class SqlFileSink implements FileSink {
 
     private static final byte NEWER = 1, UNCHANGED = 2, CHANGED = 3, REWRITE = 4, REVIVED = 5, MOVED = 6;
 
-    /** The identity a move keeps, as stored in {@code file_key}; null where the platform gives none. */
-    static String keyOf(FileStat stat) {
-        return stat == null || stat.fileKey() == null ? null : stat.fileKey().toString();
+    /**
+     * The identity a move keeps, as stored in {@code file_key}: on Unix the inode number with the device in the high
+     * bits, so rows inserted in walk order go to the index nearly in order (a hash would scatter them and make a
+     * cold scan's index writes random); for another platform's key, a 64-bit FNV-1a hash of it. Null where the
+     * platform gives none. Either way a candidate is checked on kind, mtime and size besides.
+     */
+    static Long keyOf(FileStat stat) {
+        if (stat == null || stat.fileKey() == null) {
+            return null;
+        }
+        String key = stat.fileKey().toString();
+        int dev = key.startsWith("(dev=") ? 5 : -1;
+        int ino = key.indexOf(",ino=");
+        if (dev > 0 && ino > dev && key.endsWith(")")) {
+            try {
+                long device = Long.parseUnsignedLong(key, dev, ino, 16);
+                long inode = Long.parseUnsignedLong(key, ino + 5, key.length() - 1, 10);
+                return inode ^ (device << 40);
+            } catch (NumberFormatException notUnix) {
+                // fall through to the hash
+            }
+        }
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < key.length(); i++) {
+            h = (h ^ key.charAt(i)) * 0x100000001b3L;
+        }
+        return h;
     }
 
     /**
@@ -479,7 +503,7 @@ final class SqlFileSink implements FileSink {
     // The modification time matters for directories too: filesystems hand a deleted directory's inode number to the
     // next one created (ext4 and tmpfs at once), and a rename leaves the moved directory's own mtime as it was.
     private Moved tryMove(Directory dir, WalkedEntry e, Set<Long> above) throws SQLException {
-        String key = keyOf(e.stat());
+        Long key = keyOf(e.stat());
         List<Row> candidates = new ArrayList<>();
         try (ResultSet rs = q(st.selectByFileKey).set("key", key).statement.executeQuery()) {
             while (rs.next()) {

@@ -84,7 +84,7 @@ final class Statements {
                 .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
                 .set(t.contentHash, t.keptIfUnchanged(t.contentHash)).set(t.kind, param("kind", String.class))
                 .set(t.size, param("size", Long.class)).set(t.mtime, param("mtime", Long.class))
-                .set(t.linkTarget, param("link", String.class)).set(t.fileKey, param("key", String.class))
+                .set(t.linkTarget, param("link", String.class)).set(t.fileKey, param("key", Long.class))
                 .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
 
@@ -133,13 +133,13 @@ final class Statements {
                                                 .eq(field(name("up", "parent"), Long.class))))))
                 .select(field(name("up", "id"), Long.class), field(name("up", "name"), String.class))
                 .from(table(name("up"))).orderBy(field(name("up", "depth")).desc()));
-        selectByFileKey = Sql.render(ctx, selectFiles(ctx).where(t.fileKey.eq(param("key", String.class))));
+        selectByFileKey = Sql.render(ctx, selectFiles(ctx).where(t.fileKey.eq(param("key", Long.class))));
         moveRow = Sql.render(ctx, ctx.update(t.files)
                 .set(t.parent, param("parent", Long.class)).set(t.name, param("name", String.class))
                 .set(t.kind, param("kind", String.class)).set(t.size, param("size", Long.class))
                 .set(t.mtime, param("mtime", Long.class)).set(t.linkTarget, param("link", String.class))
                 .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))
-                .set(t.fileKey, param("key", String.class))
+                .set(t.fileKey, param("key", Long.class))
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
         selectGoneByFingerprint = Sql.render(ctx, selectFiles(ctx)
                 .where(t.fingerprint.eq(param("fingerprint", String.class)))

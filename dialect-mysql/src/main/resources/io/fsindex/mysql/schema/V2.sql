@@ -13,11 +13,12 @@ CREATE TABLE ${prefix}contents (
     PRIMARY KEY (hash)
 ) ENGINE = InnoDB;
 
--- file_key: the filesystem's identity of the entry (device and inode), which a move keeps.
+-- file_key: the filesystem's identity of the entry (device and inode), which a move keeps, as a 64-bit hash: an
+-- integer keeps its index small (a candidate it finds is checked on kind, mtime and size besides).
 -- gone_at: when a completed scan found the entry gone; the row is kept as an orphan (invisible to lookups) so that a
 -- later scan finding the same identity elsewhere moves it instead of inserting a new row, until the retention ends.
 ALTER TABLE ${prefix}files
-    ADD COLUMN file_key     VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin CHECK (file_key <> ''),
+    ADD COLUMN file_key     BIGINT,
     ADD COLUMN gone_at      BIGINT CHECK (gone_at > 0),
     ADD COLUMN fingerprint  CHAR(64) CHARACTER SET ascii COLLATE ascii_bin
                             CHECK (fingerprint REGEXP '^[0-9a-f]{64}$'),

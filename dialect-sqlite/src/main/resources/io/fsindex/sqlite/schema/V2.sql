@@ -11,10 +11,11 @@ CREATE TABLE ${prefix}contents (
     unused_since INTEGER
 );
 
--- file_key: the filesystem's identity of the entry (device and inode), which a move keeps.
+-- file_key: the filesystem's identity of the entry (device and inode), which a move keeps, as a 64-bit hash: an
+-- integer keeps its index small (a candidate it finds is checked on kind, mtime and size besides).
 -- gone_at: when a completed scan found the entry gone; the row is kept as an orphan (invisible to lookups) so that a
 -- later scan finding the same identity elsewhere moves it instead of inserting a new row, until the retention ends.
-ALTER TABLE ${prefix}files ADD COLUMN file_key TEXT CHECK (file_key <> '');
+ALTER TABLE ${prefix}files ADD COLUMN file_key INTEGER;
 ALTER TABLE ${prefix}files ADD COLUMN gone_at INTEGER CHECK (gone_at > 0);
 ALTER TABLE ${prefix}files ADD COLUMN fingerprint TEXT
     CHECK (length(fingerprint) = 64 AND fingerprint NOT GLOB '*[^0-9a-f]*');

@@ -139,7 +139,7 @@ public interface Dialect {
                         t.fileKey, t.scanId, t.stale, t.listedBy)
                 .values(param("parent", Long.class), param("name", String.class), param("kind", String.class),
                         param("size", Long.class), param("mtime", Long.class), param("link", String.class),
-                        param("key", String.class), param("scan", Long.class), inline(0), inline(0L))
+                        param("key", Long.class), param("scan", Long.class), inline(0), inline(0L))
                 .onConflictDoNothing();
     }
 
@@ -199,7 +199,7 @@ public interface Dialect {
                         t.fileKey, t.scanId, t.stale, t.listedBy)
                 .select(select(parent, param("name", String.class), param("kind", String.class),
                         param("size", Long.class), param("mtime", Long.class), param("link", String.class),
-                        param("key", String.class), param("scan", Long.class), inline(0), inline(0L)).where(guard));
+                        param("key", Long.class), param("scan", Long.class), inline(0), inline(0L)).where(guard));
     }
 
     /** The conflict branch of both upserts: take this scan's attributes unless a newer scan wrote the row. */
@@ -213,7 +213,7 @@ public interface Dialect {
                 .set(t.size, param("size", Long.class))
                 .set(t.mtime, param("mtime", Long.class))
                 .set(t.linkTarget, param("link", String.class))
-                .set(t.fileKey, param("key", String.class))
+                .set(t.fileKey, param("key", Long.class))
                 .set(t.scanId, scan)
                 .set(t.stale, inline(0))
                 .set(t.goneAt, inline(null, Long.class))

@@ -39,8 +39,8 @@ public final class FsTables {
     /** The newest scan that listed this directory's children (0 if none); the gate for descending into it. */
     public final Field<Long> listedBy;
     public final Field<Integer> stale;
-    /** The filesystem's identity of the entry (device and inode), or null where the platform gives none. */
-    public final Field<String> fileKey;
+    /** A 64-bit hash of the filesystem's identity of the entry (device and inode), or null where there is none. */
+    public final Field<Long> fileKey;
     /** When a completed scan found the entry gone (millis); non-null marks an orphan kept for move detection. */
     public final Field<Long> goneAt;
     /** A cheap content fingerprint (hex SHA-256 of size, first and last blocks), or null if not computed. */
@@ -110,7 +110,7 @@ public final class FsTables {
         scanId = field(name("scan_id"), Long.class);
         listedBy = field(name("listed_by"), Long.class);
         stale = field(name("stale"), Integer.class);
-        fileKey = field(name("file_key"), String.class);
+        fileKey = field(name("file_key"), Long.class);
         goneAt = field(name("gone_at"), Long.class);
         fingerprint = field(name("fingerprint"), String.class);
         contentHash = field(name("content_hash"), String.class);
