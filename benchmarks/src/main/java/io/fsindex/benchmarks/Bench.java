@@ -438,7 +438,8 @@ public final class Bench implements Callable<Integer> {
 
     private static void dropTables(PostgresServer server, String prefix) throws SQLException {
         try (Connection c = server.connect(); Statement s = c.createStatement()) {
-            s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema CASCADE");
+            s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema, "
+                    + prefix + "contents, " + prefix + "changes, " + prefix + "change_dirs, " + prefix + "feed CASCADE");
         }
     }
 
@@ -494,8 +495,9 @@ public final class Bench implements Callable<Integer> {
 
     private static void dropInnoDbTables(MySqlServer server, String prefix) throws SQLException {
         try (Connection c = server.connect(server.url()); Statement s = c.createStatement()) {
-            // files first: it references scans
-            s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema");
+            // files first: it references scans and contents
+            s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema, "
+                    + prefix + "contents, " + prefix + "changes, " + prefix + "change_dirs, " + prefix + "feed");
         }
     }
 
