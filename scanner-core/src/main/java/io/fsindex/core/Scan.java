@@ -77,12 +77,25 @@ final class Scan {
         }
     }
 
-    /** Called once a directory's listing is committed: hashes its files outside any write transaction. */
-    private void listingApplied(Directory dir) {
+    /**
+     * Called once a directory's listing is committed: hashes its files outside any write transaction, counts what
+     * the listing did and reports the progress.
+     */
+    private void listingApplied(Directory dir, FileSink.Applied a) {
         if (content != null) {
             checkNotCancelled();
             content.directoryApplied(dir.id(), dir.path());
         }
+        directories++;
+        added += a.added();
+        modified += a.modified();
+        moved += a.moved();
+        unchanged += a.unchanged();
+        skipped += a.skipped();
+        ScanProgress now = new ScanProgress(directories, added + modified + moved + unchanged, added, modified,
+                skipped, errors.size(), dir.path());
+        progress.set(now);
+        listener.progress(now);
     }
 
     long scanId() {
@@ -238,18 +251,7 @@ final class Scan {
                 }
             }
             for (int g = 0; g < group.size(); g++) {
-                FileSink.Applied a = applied.get(g);
-                listingApplied(dirs.get(g));
-                directories++;
-                added += a.added();
-                modified += a.modified();
-                moved += a.moved();
-                unchanged += a.unchanged();
-                skipped += a.skipped();
-                ScanProgress now = new ScanProgress(directories, added + modified + moved + unchanged, added, modified,
-                        skipped, errors.size(), dirs.get(g).path());
-                progress.set(now);
-                listener.progress(now);
+                listingApplied(dirs.get(g), applied.get(g));
             }
             group.clear();
             dirs.clear();
@@ -403,22 +405,12 @@ final class Scan {
                     continue;                    // its parent, earlier in the group, did not claim it
                 }
                 FileSink.Applied a = r.applied();
-                listingApplied(r.dir());
+                listingApplied(r.dir(), a);
                 for (Directory sub : a.subdirectories()) {
                     if (!inGroup.contains(sub.path())) {
                         claimed.put(sub.path(), sub);
                     }
                 }
-                directories++;
-                added += a.added();
-                modified += a.modified();
-                moved += a.moved();
-                unchanged += a.unchanged();
-                skipped += a.skipped();
-                ScanProgress now = new ScanProgress(directories, added + modified + moved + unchanged, added, modified,
-                        skipped, errors.size(), r.dir().path());
-                progress.set(now);
-                listener.progress(now);
             }
         }
 

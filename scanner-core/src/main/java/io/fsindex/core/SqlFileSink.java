@@ -370,7 +370,7 @@ final class SqlFileSink implements FileSink {
             }
         }
 
-        long[] counts = new long[3];            // modified, unchanged (stale mark only), skipped
+        long[] counts = new long[4];            // modified, unchanged (stale mark only), skipped, rows tried inserting
         Sql.Bound insert = q(st.insertChild);
         BatchRunner inserts = new BatchRunner(insert.statement, (row, count) -> {
             if (count == 0) {
@@ -382,6 +382,7 @@ final class SqlFileSink implements FileSink {
             if (e.isReadable() && ids[i] == 0) {
                 bindEntry(insert, dir.id(), e.name(), e.stat());
                 inserts.add(i);
+                counts[3]++;
             }
         }
         inserts.flush();
@@ -395,6 +396,7 @@ final class SqlFileSink implements FileSink {
                 // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer scan: the
                 // upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
                 ids[at] = 0;
+                counts[3]++;
                 if (bindEntry(q(st.upsertChild), dir.id(), e.name(), e.stat()).statement.executeUpdate() == 0) {
                     counts[2]++;
                 }
@@ -421,7 +423,8 @@ final class SqlFileSink implements FileSink {
         modified += counts[0];
         unchanged += counts[1];
         skipped += counts[2];
-        long added = revived[0] + back + log.inserted(dir.id(), dir.path());
+        // Only a listing that inserted rows has them to record: an unchanged rescan skips the statement entirely.
+        long added = revived[0] + back + (counts[3] == 0 ? 0 : log.inserted(dir.id(), dir.path()));
 
         List<Directory> subdirectories = new ArrayList<>();
         LongList toClaim = new LongList();
