@@ -13,7 +13,6 @@ import io.fsindex.api.ScanSession;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -25,7 +24,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Deterministic races between scans and a changing filesystem, on a real database. Each test freezes an older scan at
@@ -34,24 +32,17 @@ import org.junit.jupiter.api.io.TempDir;
  * test. A dialect's test extends this class and says in {@link #database()} which database to use, exactly as for
  * {@link FsIndexConformanceTest}.
  */
-public abstract class ScanRaceConformanceTest {
+public abstract class ScanRaceConformanceTest extends IndexTest {
 
-    /** The database under test; called once per test, so return a shared instance. */
-    protected abstract TestDatabase database();
-
-    @TempDir
-    protected Path tmp;
-
-    private final List<FsIndex> opened = new ArrayList<>();
     private final List<PausingWalker> walkers = new ArrayList<>();
     private final List<CountDownLatch> gates = new ArrayList<>();
     private IndexInvariants invariants;
 
+    /** Runs before IndexTest closes the indexes (a subclass's @AfterEach comes first), so no scan stays blocked. */
     @AfterEach
-    void releaseScansAndCloseIndexes() {
+    void releaseScans() {
         walkers.forEach(PausingWalker::releaseAll);
         gates.forEach(CountDownLatch::countDown);
-        opened.forEach(FsIndex::close);
     }
 
     // Protocol: a child is inserted only while its parent row exists (the seed's foreign-key race).
@@ -604,12 +595,11 @@ public abstract class ScanRaceConformanceTest {
         assertIndexMatchesDisk(index, root);
     }
 
-    /** Opens an index on {@link #database()} with table names no other test uses. */
+    /** Opens an index as {@link IndexTest#openIndex()} does, with the invariant checks on its tables. */
+    @Override
     protected FsIndex openIndex() {
-        String prefix = TestDatabase.freshPrefix();
-        invariants = new IndexInvariants(database(), prefix);
-        FsIndex index = database().builder(prefix).build();
-        opened.add(index);
+        FsIndex index = super.openIndex();
+        invariants = new IndexInvariants(database(), prefix());
         return index;
     }
 
@@ -621,18 +611,6 @@ public abstract class ScanRaceConformanceTest {
         PausingWalker walker = new PausingWalker(new NameOrderWalker());
         walkers.add(walker);
         return walker;
-    }
-
-    /** Creates the tree under the test's temporary directory and returns its real path, as scans store it. */
-    protected Path tree(String... paths) {
-        Path root = tmp.resolve("tree");
-        Trees.create(root, "./");
-        Trees.create(root, paths);
-        try {
-            return root.toRealPath();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** The real filesystem, with each listing sorted by name. */
