@@ -184,10 +184,9 @@ abstract class InnoDbDialect implements Dialect {
         Field<Long> parent = param("parent", Long.class);
         Field<Long> scan = param("scan", Long.class);
         Table<?> p = t.files.as("p");
-        Condition parentStillListable = exists(selectOne().from(p)
+        Condition parentStillListable = exists(lockedWhereConcurrent(selectOne().from(p)
                 .where(field(DSL.name("p", t.id.getName()), Long.class).eq(parent))
-                .and(field(DSL.name("p", t.listedBy.getName()), Long.class).le(scan))
-                .forShare());
+                .and(field(DSL.name("p", t.listedBy.getName()), Long.class).le(scan))));
         return upsert(t, parent, parentStillListable);
     }
 
@@ -247,10 +246,11 @@ abstract class InnoDbDialect implements Dialect {
     /**
      * The listing guard as a locking read ({@code FOR SHARE} / {@code LOCK IN SHARE MODE}), for the same reason as
      * the parent guard of {@link #upsertChild}: a plain read at READ COMMITTED would not wait for a newer scan's
-     * uncommitted claim. It locks only the existing directory row, never a gap.
+     * uncommitted claim. It locks only the existing directory rows, never a gap.
      */
     @Override
-    public Query readListedBy(FsTables t) {
-        return select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class))).forShare();
+    public <R extends org.jooq.Record> org.jooq.Select<R> lockedWhereConcurrent(
+            org.jooq.SelectConditionStep<R> guard) {
+        return guard.forShare();
     }
 }

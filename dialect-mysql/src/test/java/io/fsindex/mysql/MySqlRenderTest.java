@@ -60,4 +60,13 @@ class MySqlRenderTest {
     void lockFeedLocksTheHeadRow() {
         assertThat(r.sql(dialect.lockFeed(TABLES))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
     }
+
+    /** A listing's owner check reads its directories' rows {@code for share}: a newer claim waits for the write. */
+    @Test
+    void ownerGuardSharesTheDirectoryRows() {
+        assertThat(r.sql(dialect.lockedWhereConcurrent(org.jooq.impl.DSL.select(TABLES.id, TABLES.listedBy)
+                .from(TABLES.files).where(TABLES.id.in(org.jooq.impl.DSL.param("d0", Long.class),
+                        org.jooq.impl.DSL.param("d1", Long.class))))))
+                .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) for share");
+    }
 }

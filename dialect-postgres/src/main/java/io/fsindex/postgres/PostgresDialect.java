@@ -48,7 +48,7 @@ import org.jooq.SQLDialect;
  *     taken on a row that exists: a FOR SHARE that finds no row locks nothing, and PostgreSQL has no gap locks, so
  *     InnoDB's deadlock on locking absent rows (design seed 003) cannot happen here.</li>
  * <li><b>Claim and listing</b>: the claim is an {@code UPDATE} of the directory's row; applying a listing first
- *     reads that row {@code FOR SHARE} ({@link #readListedBy}) and writes nothing unless {@code listed_by} is still
+ *     reads that row {@code FOR SHARE} ({@link #lockedWhereConcurrent}) and writes nothing unless {@code listed_by} is still
  *     its scan. The two locks conflict, so a newer claim either waits for the listing's transaction to commit, or
  *     commits first and the listing, re-reading the newest version, sees it and applies nothing. The stale mark of a
  *     missing row and the sweep are single {@code UPDATE}s and {@code DELETE}s whose conditions
@@ -152,18 +152,12 @@ public final class PostgresDialect implements Dialect {
     }
 
     /**
-     * The parent guard of the conditional insert reads the parent row {@code FOR SHARE}, so it waits for a newer
-     * scan's uncommitted claim and then sees it (see the class comment).
+     * Every guard (the conditional insert's parent check, a listing's owner check) reads its rows {@code FOR SHARE},
+     * so it waits for a newer scan's uncommitted claim and then sees it (see the class comment).
      */
     @Override
-    public org.jooq.Select<org.jooq.Record1<Integer>> lockedWhereConcurrent(
-            org.jooq.SelectConditionStep<org.jooq.Record1<Integer>> guard) {
+    public <R extends org.jooq.Record> org.jooq.Select<R> lockedWhereConcurrent(
+            org.jooq.SelectConditionStep<R> guard) {
         return guard.forShare();
-    }
-
-    /** The listing guard with {@code FOR SHARE}: ordered with a concurrent claim of the directory; see the class comment. */
-    @Override
-    public Query readListedBy(FsTables t) {
-        return select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class))).forShare();
     }
 }

@@ -76,4 +76,12 @@ class PostgresRenderTest {
                 .contains("insert into app_idx_files ", "from app_idx_files as p", "where app_idx_files.scan_id")
                 .doesNotContain("fsindex_");
     }
+
+    /** A listing's owner check reads its directories' rows {@code for share}: a newer claim waits for the write. */
+    @Test
+    void ownerGuardSharesTheDirectoryRows() {
+        assertThat(render(dialect.lockedWhereConcurrent(DSL.select(t.id, t.listedBy).from(t.files)
+                .where(t.id.in(DSL.param("d0", Long.class), DSL.param("d1", Long.class))))))
+                .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) for share");
+    }
 }

@@ -222,8 +222,8 @@ public final class FsIndex implements IndexReader {
                 return out;
             }
             Path p = dir.get().path();
-            try (Sql.Bound q = statements.selectChildren.prepare(c)) {
-                q.set("dir", dir.get().row().id());
+            try (Sql.Bound q = statements.childrenOf.forCount(1).prepare(c)) {
+                Statements.ForIds.bind(q, new long[] {dir.get().row().id()}, 1);
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
                         Row row = Row.read(rs);

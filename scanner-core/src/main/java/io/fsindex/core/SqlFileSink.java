@@ -107,9 +107,8 @@ final class SqlFileSink implements FileSink {
      * the directory before this transaction's writes below it are committed.
      */
     private boolean mayWriteUnder(long dir) throws SQLException {
-        Sql.Bound read = q(st.readListedBy);
-        try (ResultSet rs = read.set("dir", dir).statement.executeQuery()) {
-            return rs.next() && rs.getLong(1) <= scan;
+        try (ResultSet rs = forIds(st.owners, new long[] {dir}, 1).statement.executeQuery()) {
+            return rs.next() && rs.getLong(2) <= scan;
         }
     }
 
@@ -219,7 +218,7 @@ final class SqlFileSink implements FileSink {
 
     @Override
     public Applied apply(Directory dir, List<WalkedEntry> entries) {
-        return write(conn -> applyListing(dir, entries));
+        return write(conn -> applyWave(List.of(new Listing(dir, entries))).get(0));
     }
 
     /** Applies all the listings in one transaction: fewer commits for many small directories. */
@@ -234,28 +233,50 @@ final class SqlFileSink implements FileSink {
     }
 
     /**
-     * Applies listings in one transaction, in order, where a directory may have been claimed earlier in the same
-     * group: {@code dirs.get(i)} is the directory if it was claimed before, or null to take it from the
-     * subdirectories an earlier listing of this group claimed ({@code paths.get(i)} names it then). A listing whose
-     * directory no earlier one claimed is not applied.
+     * Applies listings in one transaction, where a directory may have been claimed earlier in the same group:
+     * {@code dirs.get(i)} is the directory if it was claimed before, or null to take it from the subdirectories
+     * another listing of this group claims ({@code paths.get(i)} names it then). A listing whose directory no listing
+     * of the group claimed is not applied.
+     *
+     * <p>The listings go in waves, each wave applied with one statement per step for all its directories (see
+     * {@link #applyWave}): first every listing whose directory is known, then those whose directories the first
+     * wave claimed, and so on. Listings of one wave are never of a directory and its ancestor (a directory is claimed
+     * only by its parent's listing), so applying them together does what applying them one by one would.
      */
     List<GroupResult> applyGroup(List<Path> paths, List<Directory> dirs, List<List<WalkedEntry>> listings) {
         return write(conn -> {
+            int n = paths.size();
+            GroupResult[] out = new GroupResult[n];
             Map<Path, Directory> claimedHere = new HashMap<>();
-            List<GroupResult> out = new ArrayList<>(paths.size());
-            for (int i = 0; i < paths.size(); i++) {
-                Directory dir = dirs.get(i) != null ? dirs.get(i) : claimedHere.remove(paths.get(i));
-                if (dir == null) {
-                    out.add(new GroupResult(null, null));
-                    continue;
+            List<Integer> wave = new ArrayList<>();
+            List<Listing> waveListings = new ArrayList<>();
+            do {
+                wave.clear();
+                waveListings.clear();
+                for (int i = 0; i < n; i++) {
+                    Directory dir = out[i] != null ? null
+                            : dirs.get(i) != null ? dirs.get(i) : claimedHere.remove(paths.get(i));
+                    if (dir != null && wave.size() < Statements.ForIds.MAX_IDS) {
+                        wave.add(i);
+                        waveListings.add(new Listing(dir, listings.get(i)));
+                    } else if (dir != null && dirs.get(i) == null) {
+                        claimedHere.put(paths.get(i), dir);     // the next wave takes it
+                    }
                 }
-                Applied a = applyListing(dir, listings.get(i));
-                for (Directory sub : a.subdirectories()) {
-                    claimedHere.put(sub.path(), sub);
+                List<Applied> applied = applyWave(waveListings);
+                for (int w = 0; w < wave.size(); w++) {
+                    Applied a = applied.get(w);
+                    out[wave.get(w)] = new GroupResult(waveListings.get(w).dir, a);
+                    for (Directory sub : a.subdirectories()) {
+                        claimedHere.put(sub.path(), sub);
+                    }
                 }
-                out.add(new GroupResult(dir, a));
+            } while (!wave.isEmpty());
+            List<GroupResult> results = new ArrayList<>(n);
+            for (GroupResult r : out) {
+                results.add(r != null ? r : new GroupResult(null, null));
             }
-            return out;
+            return results;
         });
     }
 
@@ -263,204 +284,305 @@ final class SqlFileSink implements FileSink {
     static final int BATCH_ROWS = 2_048;
 
     /**
-     * One directory's listing, inside the caller's transaction; see the class comment. The existing children are
-     * streamed once and compared on the fly against the listing (by name, through an index of the listing's own
-     * name strings), so the memory used beyond the listing itself is a few bytes per entry, not a row object each.
+     * One directory's listing while it is applied: the listing and, per entry, what its existing row needs.
+     * The existing children are streamed once and compared on the fly against the listing (by name, through an
+     * index of the listing's own name strings), so the memory used beyond the listing itself is a few bytes per
+     * entry, not a row object each.
      */
-    private Applied applyListing(Directory dir, List<WalkedEntry> entries) throws SQLException {
-        if (!mayWriteUnder(dir.id())) {
-            // A newer scan has claimed the directory since this scan did (or it is gone): its listing decides.
-            long readable = entries.stream().filter(WalkedEntry::isReadable).count();
-            return new Applied(List.of(), 0, 0, 0, 0, readable);
+    private final class Listing {
+        final Directory dir;
+        final List<WalkedEntry> entries;
+        Map<String, Integer> byName;
+        long[] ids;                             // the existing row's id, 0 for none (a new name)
+        byte[] seen;                            // what the existing row needs
+        final LongList missing = new LongList();
+        final LongList keep = new LongList();
+        final List<Row> converted = new ArrayList<>();
+        long skipped, unchanged, moved, back, modified, revived, triedInserting, inserted;
+        final List<Directory> subdirectories = new ArrayList<>();
+
+        Listing(Directory dir, List<WalkedEntry> entries) {
+            this.dir = dir;
+            this.entries = entries;
         }
-        int n = entries.size();
-        Map<String, Integer> byName = new HashMap<>(Math.max(16, n * 4 / 3 + 1));
-        for (int i = 0; i < n; i++) {
-            byName.putIfAbsent(entries.get(i).name(), i);
+
+        /** Prepares the comparison with the rows, once the scan is known to own the directory. */
+        void index() {
+            int n = entries.size();
+            byName = new HashMap<>(Math.max(16, n * 4 / 3 + 1));
+            for (int i = 0; i < n; i++) {
+                byName.putIfAbsent(entries.get(i).name(), i);
+            }
+            ids = new long[n];
+            seen = new byte[n];
         }
-        long[] ids = new long[n];               // the existing row's id, 0 for none (a new name)
-        byte[] seen = new byte[n];              // what the existing row needs
-        LongList missing = new LongList();
-        LongList keep = new LongList();
-        List<Row> converted = new ArrayList<>();
-        long skipped = 0, unchanged = 0, moved = 0, back = 0;
-        Sql.Bound read = q(st.selectChildren);
-        read.set("dir", dir.id());
-        try (ResultSet rs = read.statement.executeQuery()) {
-            while (rs.next()) {
-                long id = rs.getLong(1);
-                String name = rs.getString(3);
-                long scanId = rs.getLong(8);
-                boolean stale = rs.getInt(10) != 0;
-                boolean orphan = rs.getLong(12) != 0;
-                Integer at = byName.get(name);
-                if (at == null) {
-                    // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already,
-                    // or it is an orphan, found gone before).
-                    if (!orphan && (scanId < scan || (scanId == scan && !stale))) {
-                        missing.add(id);
-                    }
-                    continue;
+
+        /** Compares one existing child row ({@link Statements#FILE_COLUMNS}) with the listing. */
+        void compare(ResultSet rs) throws SQLException {
+            long id = rs.getLong(1);
+            String name = rs.getString(3);
+            long scanId = rs.getLong(8);
+            boolean stale = rs.getInt(10) != 0;
+            boolean orphan = rs.getLong(12) != 0;
+            Integer at = byName.get(name);
+            if (at == null) {
+                // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already, or
+                // it is an orphan, found gone before).
+                if (!orphan && (scanId < scan || (scanId == scan && !stale))) {
+                    missing.add(id);
                 }
-                int i = at;
-                ids[i] = id;
-                WalkedEntry e = entries.get(i);
-                if (!e.isReadable()) {
-                    // Exists, attributes unknown: keep the row as it is; only take over an older scan's stale mark,
-                    // so that scan does not delete what this newer scan has seen exist.
-                    if (stale && scanId < scan) {
-                        keep.add(id);
-                    }
-                    continue;
+                return;
+            }
+            int i = at;
+            ids[i] = id;
+            WalkedEntry e = entries.get(i);
+            if (!e.isReadable()) {
+                // Exists, attributes unknown: keep the row as it is; only take over an older scan's stale mark, so
+                // that scan does not delete what this newer scan has seen exist.
+                if (stale && scanId < scan) {
+                    keep.add(id);
                 }
-                String kind = rs.getString(4);
-                if (scanId > scan) {
-                    seen[i] = NEWER;              // a newer scan wrote this row; what it recorded stands
-                    skipped++;
-                    continue;
-                }
-                FileStat stat = e.stat();
-                boolean same = kind.equals(stat.kind().name()) && rs.getLong(5) == stat.size()
-                        && rs.getLong(6) == stat.mtimeNanos() && Objects.equals(rs.getString(7), stat.linkTarget());
-                Long storedKey = Row.nullableLong(rs, 11);
-                Long key = keyOf(stat);
-                if (!same && FileKind.DIRECTORY.name().equals(kind) && !stat.isDirectory()) {
-                    converted.add(Row.read(rs));
-                }
-                if (orphan) {
-                    seen[i] = REVIVED;            // back where it was found gone: in the index again
-                } else if (!same || (storedKey != null && key != null && !storedKey.equals(key))) {
-                    seen[i] = CHANGED;            // other attributes, or another file under the same name
-                } else if (stale || !Objects.equals(storedKey, key)) {
-                    seen[i] = REWRITE;            // only the stale mark to take back, or the identity to record
-                } else {
-                    seen[i] = UNCHANGED;          // nothing to write: the row already says what this scan saw
-                    unchanged++;
-                }
+                return;
+            }
+            String kind = rs.getString(4);
+            if (scanId > scan) {
+                seen[i] = NEWER;                // a newer scan wrote this row; what it recorded stands
+                skipped++;
+                return;
+            }
+            FileStat stat = e.stat();
+            boolean same = kind.equals(stat.kind().name()) && rs.getLong(5) == stat.size()
+                    && rs.getLong(6) == stat.mtimeNanos() && Objects.equals(rs.getString(7), stat.linkTarget());
+            Long storedKey = Row.nullableLong(rs, 11);
+            Long key = keyOf(stat);
+            if (!same && FileKind.DIRECTORY.name().equals(kind) && !stat.isDirectory()) {
+                converted.add(Row.read(rs));
+            }
+            if (orphan) {
+                seen[i] = REVIVED;              // back where it was found gone: in the index again
+            } else if (!same || (storedKey != null && key != null && !storedKey.equals(key))) {
+                seen[i] = CHANGED;              // other attributes, or another file under the same name
+            } else if (stale || !Objects.equals(storedKey, key)) {
+                seen[i] = REWRITE;              // only the stale mark to take back, or the identity to record
+            } else {
+                seen[i] = UNCHANGED;            // nothing to write: the row already says what this scan saw
+                unchanged++;
             }
         }
-        for (Row old : converted) {
-            emptyIfNoLongerDirectory(old, entries.get(byName.get(old.name())).stat(), dir.path().resolve(old.name()));
+
+        Path pathOf(int i) {
+            return dir.path().resolve(entries.get(i).name());
         }
-        byName = null;                          // no longer needed; let a huge directory's index go
+
+        Applied applied() {
+            return new Applied(subdirectories, revived + back + inserted, modified, moved, unchanged,
+                    skipped + Math.max(0, triedInserting - inserted));
+        }
+
+        /** What applying nothing reports: every readable entry skipped (a newer scan's listing decides). */
+        Applied notOwned() {
+            return new Applied(List.of(), 0, 0, 0, 0, entries.stream().filter(WalkedEntry::isReadable).count());
+        }
+    }
+
+    /**
+     * Applies the listings of up to {@link Statements.ForIds#MAX_IDS} directories, none an ancestor of another,
+     * inside the caller's transaction: each step (the owner check, reading the existing rows, inserting, updating,
+     * recording the changes, claiming subdirectories) is one statement or one batch for all of them, so a server
+     * sees a few round trips per wave instead of a few per directory. See the class comment for what a listing does.
+     */
+    private List<Applied> applyWave(List<Listing> wave) throws SQLException {
+        if (wave.isEmpty()) {
+            return List.of();
+        }
+        long[] dirIds = wave.stream().mapToLong(l -> l.dir.id()).toArray();
+        Map<Long, Long> listedBy = new HashMap<>();
+        try (ResultSet rs = forIds(st.owners, dirIds, dirIds.length).statement.executeQuery()) {
+            while (rs.next()) {
+                listedBy.put(rs.getLong(1), rs.getLong(2));
+            }
+        }
+        List<Listing> owned = new ArrayList<>();
+        Map<Long, Listing> byDir = new HashMap<>();
+        for (Listing l : wave) {
+            Long by = listedBy.get(l.dir.id());
+            if (by != null && by <= scan) {
+                // Not claimed since by a newer scan (nor gone): this scan's listing applies.
+                l.index();
+                owned.add(l);
+                byDir.put(l.dir.id(), l);
+            }
+        }
+        if (!owned.isEmpty()) {
+            applyOwned(owned, byDir);
+        }
+        List<Applied> out = new ArrayList<>(wave.size());
+        for (Listing l : wave) {
+            out.add(byDir.containsKey(l.dir.id()) ? l.applied() : l.notOwned());
+        }
+        return out;
+    }
+
+    private void applyOwned(List<Listing> owned, Map<Long, Listing> byDir) throws SQLException {
+        long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+        try (ResultSet rs = forIds(st.childrenOf, dirIds, dirIds.length).statement.executeQuery()) {
+            while (rs.next()) {
+                byDir.get(rs.getLong(2)).compare(rs);
+            }
+        }
+        LongList keep = new LongList();
+        LongList missing = new LongList();
+        for (Listing l : owned) {
+            for (Row old : l.converted) {
+                emptyIfNoLongerDirectory(old, l.entries.get(l.byName.get(old.name())).stat(),
+                        l.dir.path().resolve(old.name()));
+            }
+            l.byName = null;                    // no longer needed; let a huge directory's index go
+            keep.addAll(l.keep);
+            missing.addAll(l.missing);
+        }
         executeInChunks(q(st.keepRow), keep, "id");
         executeInChunks(q(st.markStale), missing, "id");
-
         if (movesPossible) {
-            Set<Long> above = null;
-            for (int i = 0; i < n; i++) {
-                WalkedEntry e = entries.get(i);
-                if (ids[i] != 0 || !e.isReadable()) {
-                    continue;
-                }
-                boolean byKey = keyOf(e.stat()) != null;
-                if (!byKey && !(fingerprintMoves && e.stat().kind() == FileKind.FILE)) {
-                    continue;
-                }
-                if (above == null) {
-                    above = new HashSet<>(locate(dir.id()).ids());
-                }
-                Moved m = byKey ? tryMove(dir, e, above) : tryMoveByFingerprint(dir, e);
-                if (m != null) {
-                    ids[i] = m.id();
-                    seen[i] = MOVED;
-                    moved++;
-                    back += m.descendantsBack();
-                }
+            for (Listing l : owned) {
+                findMoves(l);
             }
         }
+        insertNew(owned);
+        updateChanged(owned);
+        if (owned.stream().anyMatch(l -> l.triedInserting > 0)) {
+            // Only listings that inserted rows have them to record: an unchanged rescan skips both statements.
+            log.inserted(owned);
+        }
+        claimSubdirectories(owned);
+    }
 
-        long[] counts = new long[4];            // modified, unchanged (stale mark only), skipped, rows tried inserting
-        Sql.Bound insert = q(st.insertChild);
-        BatchRunner inserts = new BatchRunner(insert.statement, (row, count) -> {
-            if (count == 0) {
-                counts[2]++;                    // a newer scan inserted that name meanwhile
+    /** Looks for a moved entry's old row for every new name of {@code l} that has an identity to go by. */
+    private void findMoves(Listing l) throws SQLException {
+        Set<Long> above = null;
+        for (int i = 0; i < l.entries.size(); i++) {
+            WalkedEntry e = l.entries.get(i);
+            if (l.ids[i] != 0 || !e.isReadable()) {
+                continue;
             }
+            boolean byKey = keyOf(e.stat()) != null;
+            if (!byKey && !(fingerprintMoves && e.stat().kind() == FileKind.FILE)) {
+                continue;
+            }
+            if (above == null) {
+                above = new HashSet<>(locate(l.dir.id()).ids());
+            }
+            Moved m = byKey ? tryMove(l.dir, e, above) : tryMoveByFingerprint(l.dir, e);
+            if (m != null) {
+                l.ids[i] = m.id();
+                l.seen[i] = MOVED;
+                l.moved++;
+                l.back += m.descendantsBack();
+            }
+        }
+    }
+
+    /** Inserts every new name of the listings, in one batch; a name a newer scan inserted meanwhile is left alone. */
+    private void insertNew(List<Listing> owned) throws SQLException {
+        Sql.Bound insert = q(st.insertChild);
+        BatchRunner inserts = new BatchRunner(insert.statement, (tag, count) -> {
         });
-        for (int i = 0; i < n; i++) {
-            WalkedEntry e = entries.get(i);
-            if (e.isReadable() && ids[i] == 0) {
-                bindEntry(insert, dir.id(), e.name(), e.stat());
-                inserts.add(i);
-                counts[3]++;
+        for (Listing l : owned) {
+            for (int i = 0; i < l.entries.size(); i++) {
+                WalkedEntry e = l.entries.get(i);
+                if (e.isReadable() && l.ids[i] == 0) {
+                    bindEntry(insert, l.dir.id(), e.name(), e.stat());
+                    inserts.add(0);
+                    l.triedInserting++;
+                }
             }
         }
         inserts.flush();
+    }
 
-        long modified = 0;
-        long[] revived = {0};
+    /** Writes the changed, stale-marked and revived rows of the listings, in one batch. */
+    private void updateChanged(List<Listing> owned) throws SQLException {
         Sql.Bound update = q(st.updateChild);
-        BatchRunner updates = new BatchRunner(update.statement, (at, count) -> {
-            WalkedEntry e = entries.get(at);
+        BatchRunner updates = new BatchRunner(update.statement, (tag, count) -> {
+            Listing l = owned.get((int) (tag >>> 32));
+            int at = (int) tag;
+            WalkedEntry e = l.entries.get(at);
             if (count == 0) {
                 // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer scan: the
                 // upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
-                ids[at] = 0;
-                counts[3]++;
-                if (bindEntry(q(st.upsertChild), dir.id(), e.name(), e.stat()).statement.executeUpdate() == 0) {
-                    counts[2]++;
-                }
-            } else if (seen[at] == REWRITE) {
-                counts[1]++;
+                l.ids[at] = 0;
+                l.triedInserting++;
+                bindEntry(q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
+            } else if (l.seen[at] == REWRITE) {
+                l.unchanged++;
             } else {
-                ChangeType type = seen[at] == REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
+                ChangeType type = l.seen[at] == REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
                 if (type == ChangeType.ADDED) {
-                    revived[0]++;
+                    l.revived++;
                 } else {
-                    counts[0]++;
+                    l.modified++;
                 }
-                log.change(ids[at], type, e.stat().kind().name(), dir.path().resolve(e.name()), null);
+                log.change(l.ids[at], type, e.stat().kind().name(), l.pathOf(at), null);
             }
         });
-        for (int i = 0; i < n; i++) {
-            if (seen[i] == CHANGED || seen[i] == REWRITE || seen[i] == REVIVED) {
-                WalkedEntry e = entries.get(i);
-                bindEntry(update, 0, e.name(), e.stat()).set("id", ids[i]);
-                updates.add(i);
+        for (int w = 0; w < owned.size(); w++) {
+            Listing l = owned.get(w);
+            for (int i = 0; i < l.entries.size(); i++) {
+                if (l.seen[i] == CHANGED || l.seen[i] == REWRITE || l.seen[i] == REVIVED) {
+                    WalkedEntry e = l.entries.get(i);
+                    bindEntry(update, 0, e.name(), e.stat()).set("id", l.ids[i]);
+                    updates.add(((long) w << 32) | i);
+                }
             }
         }
         updates.flush();
-        modified += counts[0];
-        unchanged += counts[1];
-        skipped += counts[2];
-        // Only a listing that inserted rows has them to record: an unchanged rescan skips the statement entirely.
-        long added = revived[0] + back + (counts[3] == 0 ? 0 : log.inserted(dir.id(), dir.path()));
+    }
 
-        List<Directory> subdirectories = new ArrayList<>();
+    /** Claims the listings' subdirectories for this scan, in one batch, and lists the ones won on each listing. */
+    private void claimSubdirectories(List<Listing> owned) throws SQLException {
+        Map<Long, Map<String, Long>> inserted = null;
         LongList toClaim = new LongList();
+        List<Listing> claimers = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        Map<String, Long> insertedDirectories = null;
-        for (int i = 0; i < n; i++) {
-            WalkedEntry e = entries.get(i);
-            if (!e.isReadable() || !e.stat().isDirectory()) {
-                continue;
-            }
-            long id = ids[i];
-            if (id == 0) {
-                // Inserted just now, or by another scan meanwhile (READ COMMITTED): read the ids back, once.
-                if (insertedDirectories == null) {
-                    insertedDirectories = childDirectoryIds(dir.id());
+        for (Listing l : owned) {
+            for (int i = 0; i < l.entries.size(); i++) {
+                WalkedEntry e = l.entries.get(i);
+                if (!e.isReadable() || !e.stat().isDirectory()) {
+                    continue;
                 }
-                id = insertedDirectories.getOrDefault(e.name(), 0L);
-            }
-            // The claim itself checks the row's kind as it is now.
-            if (id != 0) {
-                toClaim.add(id);
-                names.add(e.name());
-            } else {
-                skipped++;
+                long id = l.ids[i];
+                if (id == 0) {
+                    // Inserted just now, or by another scan meanwhile: read the ids back, once for the wave.
+                    if (inserted == null) {
+                        inserted = childDirectoryIds(owned);
+                    }
+                    id = inserted.getOrDefault(l.dir.id(), Map.of()).getOrDefault(e.name(), 0L);
+                }
+                // The claim itself checks the row's kind as it is now.
+                if (id != 0) {
+                    toClaim.add(id);
+                    claimers.add(l);
+                    names.add(e.name());
+                } else {
+                    l.skipped++;
+                }
             }
         }
         boolean[] claimed = claim(toClaim);
         for (int i = 0; i < claimed.length; i++) {
+            Listing l = claimers.get(i);
             if (claimed[i]) {
-                subdirectories.add(new Directory(toClaim.get(i), dir.id(), names.get(i),
-                        dir.path().resolve(names.get(i))));
+                l.subdirectories.add(new Directory(toClaim.get(i), l.dir.id(), names.get(i),
+                        l.dir.path().resolve(names.get(i))));
             } else {
-                skipped++;
+                l.skipped++;
             }
         }
-        return new Applied(subdirectories, added, modified, moved, unchanged, skipped);
+    }
+
+    /** Statement {@code sql} for {@code count} directory ids, prepared once per list length, with the ids bound. */
+    private Sql.Bound forIds(Statements.ForIds sql, long[] ids, int count) throws SQLException {
+        return Statements.ForIds.bind(q(sql.forCount(count)), ids, count);
     }
 
     private static final byte NEWER = 1, UNCHANGED = 2, CHANGED = 3, REWRITE = 4, REVIVED = 5, MOVED = 6;
@@ -624,12 +746,12 @@ final class SqlFileSink implements FileSink {
      */
     private static final class BatchRunner {
         interface OnCount {
-            void accept(int tag, int count) throws SQLException;
+            void accept(long tag, int count) throws SQLException;
         }
 
         private final java.sql.PreparedStatement statement;
         private final OnCount onCount;
-        private final int[] tags = new int[BATCH_ROWS];
+        private final long[] tags = new long[BATCH_ROWS];
         private int size;
 
         BatchRunner(java.sql.PreparedStatement statement, OnCount onCount) {
@@ -637,7 +759,7 @@ final class SqlFileSink implements FileSink {
             this.onCount = onCount;
         }
 
-        void add(int tag) throws SQLException {
+        void add(long tag) throws SQLException {
             statement.addBatch();
             tags[size++] = tag;
             if (size == BATCH_ROWS) {
@@ -658,12 +780,13 @@ final class SqlFileSink implements FileSink {
         }
     }
 
-    /** The ids of the directory rows below {@code dir}, by name, in one query. */
-    private Map<String, Long> childDirectoryIds(long dir) throws SQLException {
-        Map<String, Long> ids = new HashMap<>();
-        try (ResultSet rs = q(st.selectChildDirectories).set("dir", dir).statement.executeQuery()) {
+    /** The ids of the directory rows below the listings' directories, by parent and name, in one query. */
+    private Map<Long, Map<String, Long>> childDirectoryIds(List<Listing> owned) throws SQLException {
+        long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+        Map<Long, Map<String, Long>> ids = new HashMap<>();
+        try (ResultSet rs = forIds(st.childDirectoriesOf, dirIds, dirIds.length).statement.executeQuery()) {
             while (rs.next()) {
-                ids.put(rs.getString(2), rs.getLong(1));
+                ids.computeIfAbsent(rs.getLong(2), k -> new HashMap<>()).put(rs.getString(3), rs.getLong(1));
             }
         }
         return ids;
@@ -693,6 +816,12 @@ final class SqlFileSink implements FileSink {
 
         long get(int i) {
             return values[i];
+        }
+
+        void addAll(LongList other) {
+            for (int i = 0; i < other.size; i++) {
+                add(other.values[i]);
+            }
         }
 
         int size() {
@@ -996,18 +1125,47 @@ final class SqlFileSink implements FileSink {
             }
         }
 
-        /** Records every row this transaction inserted below {@code dir} as added; returns how many. */
-        long inserted(long dir, Path dirPath) throws SQLException {
-            String path = dirPath.toString();
-            Long known = dirs.get(path);
-            long ref = known != null ? known : last + 1;
-            int count = q(st.recordInserted).set("seq", last).set("dir", dir).set("floor", floor)
-                    .set("cdir", ref).set("scan", scan).set("now", now).statement.executeUpdate();
-            if (count > 0 && known == null) {
-                dirRef(path, ref);              // numbered after the first of the rows just inserted
+        /**
+         * Records every row this transaction inserted below the listings' directories as added, in the listings'
+         * order: counts them per directory first, so each directory's change_dirs row can be numbered by the first
+         * change referring to it, then writes the changes with one statement. Sets each listing's {@code inserted}.
+         */
+        void inserted(List<Listing> owned) throws SQLException {
+            long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+            Map<Long, Long> counts = new HashMap<>();
+            try (ResultSet rs = forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", floor)
+                    .statement.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(rs.getLong(1), rs.getLong(2));
+                }
+            }
+            long[] withRows = new long[owned.size()];
+            long[] refs = new long[owned.size()];
+            int k = 0;
+            long next = last + 1;
+            long total = 0;
+            for (Listing l : owned) {
+                l.inserted = counts.getOrDefault(l.dir.id(), 0L);
+                if (l.inserted > 0) {
+                    withRows[k] = l.dir.id();
+                    refs[k++] = dirRef(l.dir.path().toString(), next);  // numbered by its first change
+                    next += l.inserted;
+                    total += l.inserted;
+                }
+            }
+            if (k == 0) {
+                return;
+            }
+            Sql.Bound record = forIds(st.recordInserted, withRows, k).set("seq", last).set("floor", floor)
+                    .set("scan", scan).set("now", now);
+            for (int i = 0; record.has("c" + i); i++) {
+                record.set("c" + i, refs[Math.min(i, k - 1)]);
+            }
+            int count = record.statement.executeUpdate();
+            if (count != total) {
+                throw new SQLException("recorded " + count + " added rows where " + total + " were counted");
             }
             last += count;
-            return count;
         }
 
         /**

@@ -32,7 +32,6 @@ final class Statements {
     final Sql insertChild;
     final Sql upsertTopLevel;
     final Sql claimDirectory;
-    final Sql readListedBy;
     final Sql updateChild;
     final Sql countPurge;
     final Sql purgeBelow;
@@ -55,14 +54,11 @@ final class Statements {
     final Sql pruneChangeDirs;
     final Sql insertChange;
     final Sql insertChangeDir;
-    final Sql recordInserted;
     final Sql readFeed;
     final Sql readChanges;
     final Sql deleteChildren;
     final Sql deleteDescendantsBelow;
     final Sql countDescendants;
-    final Sql selectChildren;
-    final Sql selectChildDirectories;
     final Sql selectChild;
     final Sql selectTopLevel;
     final Sql markStale;
@@ -70,6 +66,19 @@ final class Statements {
     final Sql unmarkAll;
     final Sql insertScan;
     final Sql finishScan;
+    /** The listed_by of directories {@code :d0…}, locked where write transactions run concurrently. */
+    final ForIds owners;
+    /** The rows below directories {@code :d0…}, in {@link #FILE_COLUMNS} order. */
+    final ForIds childrenOf;
+    /** The id, parent and name of the directory rows below directories {@code :d0…}. */
+    final ForIds childDirectoriesOf;
+    /** How many rows above {@code :floor} (inserted by the running transaction) each of {@code :d0…} has. */
+    final ForIds insertedCounts;
+    /**
+     * Records as {@code ADDED} the rows above {@code :floor} below directories {@code :d0…}, numbered on from
+     * {@code :seq} in the order of the list and then of id, each referring to change_dirs row {@code :c<i>}.
+     */
+    final ForIds recordInserted;
 
     Statements(Dialect dialect, FsTables t) {
         this.t = t;
@@ -79,7 +88,6 @@ final class Statements {
         insertChild = Sql.render(ctx, dialect.insertChild(t));
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
-        readListedBy = Sql.render(ctx, dialect.readListedBy(t));
         updateChild = Sql.render(ctx, ctx.update(t.files)
                 .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
                 .set(t.contentHash, t.keptIfUnchanged(t.contentHash)).set(t.kind, param("kind", String.class))
@@ -164,13 +172,6 @@ final class Statements {
                         param("previous", String.class), scan, now));
         insertChangeDir = Sql.render(ctx, ctx.insertInto(t.changeDirs, t.changeDirId, t.changeDirPath)
                 .values(param("id", Long.class), param("path", String.class)));
-        recordInserted = Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
-                        t.changeKind, t.changeDir, t.changeName, t.changePreviousPath, t.changeScan, t.changeAt)
-                .select(select(param("seq", Long.class).plus(org.jooq.impl.DSL.rowNumber().over().orderBy(t.id)),
-                        t.id, inline("ADDED"), t.kind, param("cdir", Long.class), t.name,
-                        inline(null, String.class), scan, now)
-                        .from(t.files).where(t.parent.eq(param("dir", Long.class)))
-                        .and(t.id.gt(param("floor", Long.class)))));
         readFeed = Sql.render(ctx, ctx.select(t.feedLastSeq, t.feedPrunedThrough).from(t.feed)
                 .where(t.feedId.eq(inline(1))));
         org.jooq.Table<?> c = t.changes.as("c");
@@ -190,9 +191,6 @@ final class Statements {
                 .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
                 .from(table(name("gone"))));
 
-        selectChildren = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("dir", Long.class))));
-        selectChildDirectories = Sql.render(ctx, ctx.select(t.id, t.name).from(t.files)
-                .where(t.parent.eq(param("dir", Long.class))).and(t.kind.eq(inline("DIRECTORY"))));
         selectChild = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("parent", Long.class)))
                 .and(t.name.eq(param("name", String.class))));
         selectTopLevel = Sql.render(ctx, selectFiles(ctx).where(t.parent.isNull())
@@ -215,6 +213,74 @@ final class Statements {
                 .set(t.scanErrors, param("errors", Long.class))
                 .set(t.scanMessage, param("message", String.class))
                 .where(t.scanRowId.eq(scan)));
+
+        owners = new ForIds(ids -> Sql.render(ctx, dialect.lockedWhereConcurrent(
+                ctx.select(t.id, t.listedBy).from(t.files).where(t.id.in(ids)))));
+        childrenOf = new ForIds(ids -> Sql.render(ctx, selectFiles(ctx).where(t.parent.in(ids))));
+        childDirectoriesOf = new ForIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name).from(t.files)
+                .where(t.parent.in(ids)).and(t.kind.eq(inline("DIRECTORY")))));
+        Field<Long> floor = param("floor", Long.class);
+        insertedCounts = new ForIds(ids -> Sql.render(ctx, ctx.select(t.parent, DSL.count()).from(t.files)
+                .where(t.parent.in(ids)).and(t.id.gt(floor)).groupBy(t.parent)));
+        recordInserted = new ForIds(ids -> {
+            org.jooq.CaseValueStep<Long> byParent = DSL.choose(t.parent);
+            org.jooq.CaseWhenStep<Long, Integer> position = null;
+            org.jooq.CaseWhenStep<Long, Long> dir = null;
+            for (int i = 0; i < ids.size(); i++) {
+                Field<Integer> at = inline(i);
+                Field<Long> cdir = param("c" + i, Long.class);
+                position = position == null ? byParent.when(ids.get(i), at) : position.when(ids.get(i), at);
+                dir = dir == null ? byParent.when(ids.get(i), cdir) : dir.when(ids.get(i), cdir);
+            }
+            return Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
+                            t.changeKind, t.changeDir, t.changeName, t.changePreviousPath, t.changeScan, t.changeAt)
+                    .select(select(param("seq", Long.class).plus(DSL.rowNumber().over().orderBy(position, t.id)),
+                            t.id, inline("ADDED"), t.kind, dir, t.name, inline(null, String.class), scan, now)
+                            .from(t.files).where(t.parent.in(ids)).and(t.id.gt(floor))));
+        });
+    }
+
+    /**
+     * One statement over a list of directory ids {@code :d0, :d1, …}, rendered for list lengths that are powers of
+     * two up to {@link #MAX_IDS} (so a handful of statements serve every group); {@link #bind} pads a shorter list
+     * by repeating its last id, which changes no result.
+     */
+    static final class ForIds {
+        /** The longest list one statement takes: a group's directories ({@link Scan#GROUP_DIRECTORIES}). */
+        static final int MAX_IDS = Scan.GROUP_DIRECTORIES;
+        private final java.util.function.Function<java.util.List<Field<Long>>, Sql> render;
+        private final Sql[] bySize = new Sql[Integer.numberOfTrailingZeros(MAX_IDS) + 1];
+
+        ForIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render) {
+            this.render = render;
+        }
+
+        /** The statement for {@code count} ids (1 to {@link #MAX_IDS}), rendered the first time it is needed. */
+        Sql forCount(int count) {
+            if (count < 1 || count > MAX_IDS) {
+                throw new IllegalArgumentException(count + " ids; 1 to " + MAX_IDS + " go in one statement");
+            }
+            int slot = 32 - Integer.numberOfLeadingZeros(count - 1);
+            Sql sql = bySize[slot];
+            if (sql == null) {
+                // Rendering twice in a race is harmless: Sql is immutable and either copy serves.
+                java.util.List<Field<Long>> ids = new java.util.ArrayList<>();
+                for (int i = 0; i < 1 << slot; i++) {
+                    ids.add(param("d" + i, Long.class));
+                }
+                sql = render.apply(ids);
+                bySize[slot] = sql;
+            }
+            return sql;
+        }
+
+        /** Binds {@code ids} (as long as {@link #forCount} was given) to {@code :d0…}, padding the rest. */
+        static Sql.Bound bind(Sql.Bound q, long[] ids, int count) throws java.sql.SQLException {
+            for (int i = 0; q.has("d" + i); i++) {
+                q.set("d" + i, ids[Math.min(i, count - 1)]);
+            }
+            return q;
+        }
     }
 
     private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {

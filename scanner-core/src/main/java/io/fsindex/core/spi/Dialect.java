@@ -119,11 +119,16 @@ public interface Dialect {
     }
 
     /**
-     * Returns {@code guard}, the read of a parent row that a write below it depends on, with a shared row lock where
-     * write transactions run concurrently (as {@link #readListedBy} explains); unchanged by default.
+     * Returns {@code guard}, a read of directory rows that writes below them depend on (their {@code listed_by}: a
+     * scan may write a directory's children only while no newer scan has listed it), with a shared lock on the rows
+     * read until the transaction ends where write transactions run concurrently, so that a newer scan's claim of a
+     * directory (an {@code UPDATE} of its row) waits for the write and then sees it, or the write waits for the claim
+     * and then sees {@code listed_by} too new. The rows exist whenever the lock matters, so this locks no gap.
+     * Unchanged (a plain read) by default, enough where write transactions are serialised (SQLite's
+     * {@code BEGIN IMMEDIATE}).
      */
-    default org.jooq.Select<org.jooq.Record1<Integer>> lockedWhereConcurrent(
-            org.jooq.SelectConditionStep<org.jooq.Record1<Integer>> guard) {
+    default <R extends org.jooq.Record> org.jooq.Select<R> lockedWhereConcurrent(
+            org.jooq.SelectConditionStep<R> guard) {
         return guard;
     }
 
@@ -131,7 +136,7 @@ public interface Dialect {
      * Inserts a child row that was not there when this scan, owning the parent's listing, read the parent's children
      * in the same transaction; if a row with that name has appeared since, leaves it alone. Only a newer scan can have
      * written it (no older scan may write below a directory a newer one has claimed), so its row stands. fsindex runs
-     * this only after {@link #readListedBy} confirmed, with the row lock where the engine needs one, that no newer scan
+     * this only after {@link #lockedWhereConcurrent its guard} confirmed, with the row lock where the engine needs one, that no newer scan
      * has listed the parent, so unlike {@link #upsertChild} it needs no parent check of its own.
      */
     default Query insertChild(FsTables t) {
@@ -162,18 +167,6 @@ public interface Dialect {
                 .where(t.id.eq(param("dir", Long.class)))
                 .and(t.listedBy.le(scan))
                 .and(t.kind.eq(inline("DIRECTORY")));
-    }
-
-    /**
-     * Reads directory {@code :dir}'s {@code listed_by}: the guard every write below a directory takes first (a scan
-     * may write a directory's children only while no newer scan has listed it). Where transactions run concurrently,
-     * the read must hold a shared lock on the row until the transaction ends, so that a newer scan's claim of the
-     * directory (an {@code UPDATE} of the same row) waits for the write and then sees it, or the write waits for the
-     * claim and then sees {@code listed_by} too new. The row exists whenever the lock matters, so this locks no gap.
-     * A plain read by default, enough where write transactions are serialised (SQLite's {@code BEGIN IMMEDIATE}).
-     */
-    default Query readListedBy(FsTables t) {
-        return org.jooq.impl.DSL.select(t.listedBy).from(t.files).where(t.id.eq(param("dir", Long.class)));
     }
 
     /**
