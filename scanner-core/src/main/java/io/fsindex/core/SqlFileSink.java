@@ -1088,9 +1088,11 @@ final class SqlFileSink implements FileSink {
          */
         private long dirRef(String dirPath, long seq) throws SQLException {
             Long id = dirs.get(dirPath);
-            if (id != null) {
-                return id;
-            }
+            return id != null ? id : newDirRef(dirPath, seq);
+        }
+
+        /** Writes a change_dirs row numbered {@code seq} for {@code dirPath}; later changes there refer to it. */
+        private long newDirRef(String dirPath, long seq) throws SQLException {
             dirs.put(dirPath, seq);
             prepared.get(st.insertChangeDir).set("id", seq).set("path", dirPath).statement.addBatch();
             if (++pendingDirs == BATCH_ROWS) {
@@ -1126,9 +1128,10 @@ final class SqlFileSink implements FileSink {
         }
 
         /**
-         * Records every row this transaction inserted below the listings' directories as added, in the listings'
-         * order: counts them per directory first, so each directory's change_dirs row can be numbered by the first
-         * change referring to it, then writes the changes with one statement. Sets each listing's {@code inserted}.
+         * Records every row this transaction inserted below the listings' directories as added, with one statement
+         * that numbers them by directory id and then row id: counts them per directory first, so each directory's
+         * change_dirs row can be written numbered by the first change referring to it. Sets each listing's
+         * {@code inserted}.
          */
         void inserted(List<Listing> owned) throws SQLException {
             long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
@@ -1139,31 +1142,24 @@ final class SqlFileSink implements FileSink {
                     counts.put(rs.getLong(1), rs.getLong(2));
                 }
             }
-            long[] withRows = new long[owned.size()];
-            long[] refs = new long[owned.size()];
-            int k = 0;
+            List<Listing> byId = new ArrayList<>(owned);
+            byId.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
             long next = last + 1;
-            long total = 0;
-            for (Listing l : owned) {
+            for (Listing l : byId) {
                 l.inserted = counts.getOrDefault(l.dir.id(), 0L);
                 if (l.inserted > 0) {
-                    withRows[k] = l.dir.id();
-                    refs[k++] = dirRef(l.dir.path().toString(), next);  // numbered by its first change
+                    newDirRef(l.dir.path().toString(), next);
                     next += l.inserted;
-                    total += l.inserted;
                 }
             }
-            if (k == 0) {
+            if (next == last + 1) {
                 return;
             }
-            Sql.Bound record = forIds(st.recordInserted, withRows, k).set("seq", last).set("floor", floor)
-                    .set("scan", scan).set("now", now);
-            for (int i = 0; record.has("c" + i); i++) {
-                record.set("c" + i, refs[Math.min(i, k - 1)]);
-            }
-            int count = record.statement.executeUpdate();
-            if (count != total) {
-                throw new SQLException("recorded " + count + " added rows where " + total + " were counted");
+            int count = forIds(st.recordInserted, dirIds, dirIds.length).set("seq", last).set("floor", floor)
+                    .set("scan", scan).set("now", now).statement.executeUpdate();
+            if (count != next - last - 1) {
+                throw new SQLException("recorded " + count + " added rows where " + (next - last - 1)
+                        + " were counted");
             }
             last += count;
         }

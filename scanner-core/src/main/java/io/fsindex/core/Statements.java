@@ -76,7 +76,7 @@ final class Statements {
     final ForIds insertedCounts;
     /**
      * Records as {@code ADDED} the rows above {@code :floor} below directories {@code :d0…}, numbered on from
-     * {@code :seq} in the order of the list and then of id, each referring to change_dirs row {@code :c<i>}.
+     * {@code :seq} by parent and then id, each referring to the change_dirs row numbered like its directory's first.
      */
     final ForIds recordInserted;
 
@@ -223,20 +223,15 @@ final class Statements {
         insertedCounts = new ForIds(ids -> Sql.render(ctx, ctx.select(t.parent, DSL.count()).from(t.files)
                 .where(t.parent.in(ids)).and(t.id.gt(floor)).groupBy(t.parent)));
         recordInserted = new ForIds(ids -> {
-            org.jooq.CaseValueStep<Long> byParent = DSL.choose(t.parent);
-            org.jooq.CaseWhenStep<Long, Integer> position = null;
-            org.jooq.CaseWhenStep<Long, Long> dir = null;
-            for (int i = 0; i < ids.size(); i++) {
-                Field<Integer> at = inline(i);
-                Field<Long> cdir = param("c" + i, Long.class);
-                position = position == null ? byParent.when(ids.get(i), at) : position.when(ids.get(i), at);
-                dir = dir == null ? byParent.when(ids.get(i), cdir) : dir.when(ids.get(i), cdir);
-            }
+            // Numbered by parent, then id, so each directory's rows get consecutive numbers and its change_dirs row
+            // can be numbered by the first of them without a CASE over every directory of the list.
+            Field<Long> seq = param("seq", Long.class).plus(DSL.rowNumber().over().orderBy(t.parent, t.id));
+            Field<Long> firstOfDir = seq.minus(DSL.rowNumber().over().partitionBy(t.parent).orderBy(t.id))
+                    .plus(inline(1L));
             return Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
                             t.changeKind, t.changeDir, t.changeName, t.changePreviousPath, t.changeScan, t.changeAt)
-                    .select(select(param("seq", Long.class).plus(DSL.rowNumber().over().orderBy(position, t.id)),
-                            t.id, inline("ADDED"), t.kind, dir, t.name, inline(null, String.class), scan, now)
-                            .from(t.files).where(t.parent.in(ids)).and(t.id.gt(floor))));
+                    .select(select(seq, t.id, inline("ADDED"), t.kind, firstOfDir, t.name, inline(null, String.class),
+                            scan, now).from(t.files).where(t.parent.in(ids)).and(t.id.gt(floor))));
         });
     }
 

@@ -47,9 +47,12 @@ CREATE TABLE ${prefix}change_dirs (
 CREATE TABLE ${prefix}changes (
     seq           INTEGER NOT NULL PRIMARY KEY CHECK (seq > 0),
     entry         INTEGER NOT NULL CHECK (entry > 0),
-    change_type   TEXT    NOT NULL CHECK (change_type IN ('ADDED', 'MODIFIED', 'MOVED', 'DELETED')),
-    kind          TEXT    NOT NULL CHECK (kind IN ('FILE', 'DIRECTORY', 'SYMLINK', 'FIFO', 'SOCKET', 'CHAR_DEVICE',
-                                                   'BLOCK_DEVICE', 'OTHER')),
+    -- ORs rather than IN (...), for speed, as in files.kind (see V1).
+    change_type   TEXT    NOT NULL CHECK (change_type = 'ADDED' OR change_type = 'MODIFIED' OR change_type = 'MOVED'
+                                          OR change_type = 'DELETED'),
+    kind          TEXT    NOT NULL CHECK (kind = 'FILE' OR kind = 'DIRECTORY' OR kind = 'SYMLINK' OR kind = 'FIFO'
+                                          OR kind = 'SOCKET' OR kind = 'CHAR_DEVICE' OR kind = 'BLOCK_DEVICE'
+                                          OR kind = 'OTHER'),
     dir           INTEGER,
     name          TEXT    NOT NULL CHECK (name <> ''),
     previous_path TEXT    CHECK ((change_type = 'MOVED') = (previous_path IS NOT NULL)),
