@@ -55,7 +55,7 @@ class MySqlRenderTest {
                 + UPDATE_UNLESS_NEWER);
     }
 
-    /** Every write transaction locks the feed's head row first, so change numbers follow commit order. */
+    /** A write transaction locks the feed's head row before numbering its changes, so numbers follow commit order. */
     @Test
     void lockFeedLocksTheHeadRow() {
         assertThat(r.sql(dialect.lockFeed(TABLES))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");

@@ -64,7 +64,7 @@ class PostgresRenderTest {
                 + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
     }
 
-    /** Every write transaction locks the feed's head row first, so change numbers follow commit order. */
+    /** A write transaction locks the feed's head row before numbering its changes, so numbers follow commit order. */
     @Test
     void lockFeed() {
         assertThat(render(dialect.lockFeed(t))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");

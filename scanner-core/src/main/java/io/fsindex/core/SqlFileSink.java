@@ -444,9 +444,7 @@ final class SqlFileSink implements FileSink {
         executeInChunks(q(st.keepRow), keep, "id");
         executeInChunks(q(st.markStale), missing, "id");
         if (movesPossible) {
-            for (Listing l : owned) {
-                findMoves(l);
-            }
+            findMoves(owned);
         }
         insertNew(owned);
         updateChanged(owned);
@@ -457,29 +455,66 @@ final class SqlFileSink implements FileSink {
         claimSubdirectories(owned);
     }
 
-    /** Looks for a moved entry's old row for every new name of {@code l} that has an identity to go by. */
-    private void findMoves(Listing l) throws SQLException {
-        Set<Long> above = null;
-        for (int i = 0; i < l.entries.size(); i++) {
-            WalkedEntry e = l.entries.get(i);
-            if (l.ids[i] != 0 || !e.isReadable()) {
-                continue;
-            }
-            boolean byKey = keyOf(e.stat()) != null;
-            if (!byKey && !(fingerprintMoves && e.stat().kind() == FileKind.FILE)) {
-                continue;
-            }
-            if (above == null) {
-                above = new HashSet<>(locate(l.dir.id()).ids());
-            }
-            Moved m = byKey ? tryMove(l.dir, e, above) : tryMoveByFingerprint(l.dir, e);
-            if (m != null) {
-                l.ids[i] = m.id();
-                l.seen[i] = MOVED;
-                l.moved++;
-                l.back += m.descendantsBack();
+    /**
+     * Looks for a moved entry's old row for every new name of the listings that has an identity to go by. One query
+     * per few hundred identities first finds which of them any row has at all, so a new subtree (whose identities no
+     * row has) costs a few statements, not one per entry.
+     */
+    private void findMoves(List<Listing> owned) throws SQLException {
+        LongList keys = new LongList();
+        for (Listing l : owned) {
+            for (int i = 0; i < l.entries.size(); i++) {
+                WalkedEntry e = l.entries.get(i);
+                Long key = l.ids[i] == 0 && e.isReadable() ? keyOf(e.stat()) : null;
+                if (key != null) {
+                    keys.add(key);
+                }
             }
         }
+        Set<Long> known = knownKeys(keys);
+        for (Listing l : owned) {
+            Set<Long> above = null;
+            for (int i = 0; i < l.entries.size(); i++) {
+                WalkedEntry e = l.entries.get(i);
+                if (l.ids[i] != 0 || !e.isReadable()) {
+                    continue;
+                }
+                Long key = keyOf(e.stat());
+                boolean byKey = key != null && known.contains(key);
+                if (!byKey && !(key == null && fingerprintMoves && e.stat().kind() == FileKind.FILE)) {
+                    continue;
+                }
+                if (above == null) {
+                    above = new HashSet<>(locate(l.dir.id()).ids());
+                }
+                Moved m = byKey ? tryMove(l.dir, e, above) : tryMoveByFingerprint(l.dir, e);
+                if (m != null) {
+                    l.ids[i] = m.id();
+                    l.seen[i] = MOVED;
+                    l.moved++;
+                    l.back += m.descendantsBack();
+                }
+            }
+        }
+    }
+
+    /** Which of {@code keys} some row of the table has as its file identity. */
+    private Set<Long> knownKeys(LongList keys) throws SQLException {
+        Set<Long> known = new HashSet<>();
+        int per = st.knownKeys.max();
+        long[] chunk = new long[per];
+        for (int from = 0; from < keys.size(); from += per) {
+            int n = Math.min(per, keys.size() - from);
+            for (int i = 0; i < n; i++) {
+                chunk[i] = keys.get(from + i);
+            }
+            try (ResultSet rs = forIds(st.knownKeys, chunk, n).statement.executeQuery()) {
+                while (rs.next()) {
+                    known.add(rs.getLong(1));
+                }
+            }
+        }
+        return known;
     }
 
     /** Inserts every new name of the listings, in one batch; a name a newer scan inserted meanwhile is left alone. */
@@ -1046,36 +1081,75 @@ final class SqlFileSink implements FileSink {
     }
 
     /**
-     * The change feed as this scan writes it: every write transaction first locks the feed's head row (so numbers
-     * are handed out in commit order, see {@link io.fsindex.core.spi.Dialect#lockFeed}), numbers its changes on from
-     * the head's {@code last_seq} and moves the head on before committing.
+     * The change feed as this scan writes it. A write transaction numbers its changes on from the feed head's
+     * {@code last_seq} and moves the head on before committing, holding the head's row lock from reading it until
+     * the commit, so numbers are handed out in commit order (see {@link io.fsindex.core.spi.Dialect#lockFeed}).
+     *
+     * <p>The head is locked as late as possible: the changes a transaction makes are held (in memory, or as "the rows
+     * this wave inserted" for added entries) and written only at the end, after all its other writes, so scans'
+     * transactions write their rows concurrently and take turns only for writing the feed and committing. While it
+     * holds the head, a transaction writes nothing but the feed, so it never waits for another writer's locks and no
+     * deadlock can involve the head. A transaction that changes more entries than {@link #BATCH_ROWS} locks the head
+     * at that point instead of holding more in memory (a deadlock it may then meet is detected and retried), and
+     * one that changes nothing never locks it.
      */
     private final class ChangeLog {
-        /** The feed's last number when the transaction began, and the last one it has handed out so far. */
+        /** The feed's last number when the head was locked, and the last one handed out so far. */
         private long first, last;
-        /** The largest row id when the transaction began: rows above it were inserted by this transaction. */
+        /** The largest row id when the transaction began: this scan's rows above it were inserted by it. */
         private long floor;
         /** When the transaction began, the time its changes are stamped with. */
         long now;
         private int pending;
+        /** Whether this transaction holds the head's lock (and writes its changes as they come). */
+        private boolean locked;
+        /** Until then, the changes in the order they were made: {@link Held} rows and {@link AddedRows}. */
+        private final List<Object> held = new ArrayList<>();
+        private int heldRows;
+
+        /** One change held until the head is locked. */
+        private record Held(long id, ChangeType type, String kind, String dirPath, String name, String previous) {
+        }
+
+        /** The rows a wave inserted below its directories (ids ascending), held until the head is locked. */
+        private record AddedRows(long[] dirIds, String[] dirPaths, long[] counts) {
+        }
 
         void open() throws SQLException {
+            try (ResultSet rs = q(st.maxFileId).statement.executeQuery()) {
+                rs.next();
+                floor = rs.getLong(1);
+            }
+            now = System.currentTimeMillis();
+            first = last = 0;
+            locked = false;
+            held.clear();
+            heldRows = 0;
+            pending = 0;
+            pendingDirs = 0;
+            dirs.clear();
+            q(st.insertChange);                 // drops a batch a failed attempt left behind
+            q(st.insertChangeDir);
+        }
+
+        /** Locks the head, reads where numbering goes on, and writes the changes held so far. */
+        private void lock() throws SQLException {
             try (ResultSet rs = q(st.lockFeed).statement.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("the change feed's head row is missing from " + st.t.feedName());
                 }
                 first = last = rs.getLong(1);
             }
-            try (ResultSet rs = q(st.maxFileId).statement.executeQuery()) {
-                rs.next();
-                floor = rs.getLong(1);
+            locked = true;
+            for (Object change : held) {
+                if (change instanceof Held h) {
+                    write(h.id(), h.type(), h.kind(), h.dirPath(), h.name(), h.previous());
+                } else {
+                    write((AddedRows) change);
+                }
             }
-            now = System.currentTimeMillis();
-            pending = 0;
-            pendingDirs = 0;
-            dirs.clear();
-            q(st.insertChange);                 // drops a batch a failed attempt left behind
-            q(st.insertChangeDir);
+            held.clear();
+            heldRows = 0;
         }
 
         /** The change_dirs rows this transaction wrote, by path: each directory's path is written once. */
@@ -1112,6 +1186,18 @@ final class SqlFileSink implements FileSink {
         /** Records one change of entry {@code name} in the directory at {@code dirPath} (null: a top-level one). */
         private void changeIn(long id, ChangeType type, String kind, String dirPath, String name, String previous)
                 throws SQLException {
+            if (locked) {
+                write(id, type, kind, dirPath, name, previous);
+                return;
+            }
+            held.add(new Held(id, type, kind, dirPath, name, previous));
+            if (++heldRows == BATCH_ROWS) {
+                lock();                         // no more in memory: write from here on as changes come
+            }
+        }
+
+        private void write(long id, ChangeType type, String kind, String dirPath, String name, String previous)
+                throws SQLException {
             long seq = ++last;
             Sql.Bound insert = prepared.get(st.insertChange);
             insert.set("seq", seq).set("entry", id).set("type", type.name()).set("kind", kind).set("name", name)
@@ -1128,35 +1214,49 @@ final class SqlFileSink implements FileSink {
         }
 
         /**
-         * Records every row this transaction inserted below the listings' directories as added, with one statement
-         * that numbers them by directory id and then row id: counts them per directory first, so each directory's
-         * change_dirs row can be written numbered by the first change referring to it. Sets each listing's
-         * {@code inserted}.
+         * Records every row this transaction inserted below the listings' directories as added, and sets each
+         * listing's {@code inserted}: counts them per directory now, and writes them (numbered by directory id and
+         * then row id) once the head is locked. Only this scan's rows count: a newer scan may meanwhile have
+         * inserted its own root below one of these directories, and recorded it itself.
          */
         void inserted(List<Listing> owned) throws SQLException {
             long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
             Map<Long, Long> counts = new HashMap<>();
             try (ResultSet rs = forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", floor)
-                    .statement.executeQuery()) {
+                    .set("scan", scan).statement.executeQuery()) {
                 while (rs.next()) {
                     counts.put(rs.getLong(1), rs.getLong(2));
                 }
             }
-            List<Listing> byId = new ArrayList<>(owned);
-            byId.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
-            long next = last + 1;
-            for (Listing l : byId) {
+            List<Listing> withRows = new ArrayList<>();
+            for (Listing l : owned) {
                 l.inserted = counts.getOrDefault(l.dir.id(), 0L);
                 if (l.inserted > 0) {
-                    newDirRef(l.dir.path().toString(), next);
-                    next += l.inserted;
+                    withRows.add(l);
                 }
             }
-            if (next == last + 1) {
+            if (withRows.isEmpty()) {
                 return;
             }
-            int count = forIds(st.recordInserted, dirIds, dirIds.length).set("seq", last).set("floor", floor)
-                    .set("scan", scan).set("now", now).statement.executeUpdate();
+            withRows.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
+            AddedRows added = new AddedRows(withRows.stream().mapToLong(l -> l.dir.id()).toArray(),
+                    withRows.stream().map(l -> l.dir.path().toString()).toArray(String[]::new),
+                    withRows.stream().mapToLong(l -> l.inserted).toArray());
+            if (locked) {
+                write(added);
+            } else {
+                held.add(added);
+            }
+        }
+
+        private void write(AddedRows added) throws SQLException {
+            long next = last + 1;
+            for (int i = 0; i < added.dirIds().length; i++) {
+                newDirRef(added.dirPaths()[i], next);  // numbered by the first change referring to it
+                next += added.counts()[i];
+            }
+            int count = forIds(st.recordInserted, added.dirIds(), added.dirIds().length).set("seq", last)
+                    .set("floor", floor).set("scan", scan).set("now", now).statement.executeUpdate();
             if (count != next - last - 1) {
                 throw new SQLException("recorded " + count + " added rows where " + (next - last - 1)
                         + " were counted");
@@ -1218,8 +1318,11 @@ final class SqlFileSink implements FileSink {
             }
         }
 
-        /** Writes what is still batched and moves the head on, still inside the transaction. */
+        /** Writes what is held or still batched and moves the head on, still inside the transaction. */
         void close() throws SQLException {
+            if (!locked && !held.isEmpty()) {
+                lock();
+            }
             flush();
             if (last > first) {
                 q(st.advanceFeed).set("seq", last).statement.executeUpdate();
@@ -1228,6 +1331,9 @@ final class SqlFileSink implements FileSink {
 
         /** Drops the oldest changes beyond {@code capacity}, inside the transaction holding the head. */
         void prune(long capacity) throws SQLException {
+            if (!locked) {
+                lock();
+            }
             flush();
             long upTo = last - capacity;
             if (upTo > 0 && q(st.pruneFeed).set("seq", upTo).statement.executeUpdate() > 0) {

@@ -72,10 +72,12 @@ final class Statements {
     final ForIds childrenOf;
     /** The id, parent and name of the directory rows below directories {@code :d0…}. */
     final ForIds childDirectoriesOf;
-    /** How many rows above {@code :floor} (inserted by the running transaction) each of {@code :d0…} has. */
+    /** Which of the file identities {@code :d0…} some row has: only those can be a moved entry's old row. */
+    final ForIds knownKeys;
+    /** How many of scan {@code :scan}'s rows above {@code :floor} (its transaction's inserts) each of {@code :d0…} has. */
     final ForIds insertedCounts;
     /**
-     * Records as {@code ADDED} the rows above {@code :floor} below directories {@code :d0…}, numbered on from
+     * Records as {@code ADDED} scan {@code :scan}'s rows above {@code :floor} below directories {@code :d0…}, numbered on from
      * {@code :seq} by parent and then id, each referring to the change_dirs row numbered like its directory's first.
      */
     final ForIds recordInserted;
@@ -219,9 +221,11 @@ final class Statements {
         childrenOf = new ForIds(ids -> Sql.render(ctx, selectFiles(ctx).where(t.parent.in(ids))));
         childDirectoriesOf = new ForIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name).from(t.files)
                 .where(t.parent.in(ids)).and(t.kind.eq(inline("DIRECTORY")))));
+        knownKeys = new ForIds(keys -> Sql.render(ctx, ctx.selectDistinct(t.fileKey).from(t.files)
+                .where(t.fileKey.in(keys))), 512);
         Field<Long> floor = param("floor", Long.class);
         insertedCounts = new ForIds(ids -> Sql.render(ctx, ctx.select(t.parent, DSL.count()).from(t.files)
-                .where(t.parent.in(ids)).and(t.id.gt(floor)).groupBy(t.parent)));
+                .where(t.parent.in(ids)).and(t.id.gt(floor)).and(t.scanId.eq(scan)).groupBy(t.parent)));
         recordInserted = new ForIds(ids -> {
             // Numbered by parent, then id, so each directory's rows get consecutive numbers and its change_dirs row
             // can be numbered by the first of them without a CASE over every directory of the list.
@@ -231,7 +235,7 @@ final class Statements {
             return Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq, t.changeEntry, t.changeType,
                             t.changeKind, t.changeDir, t.changeName, t.changePreviousPath, t.changeScan, t.changeAt)
                     .select(select(seq, t.id, inline("ADDED"), t.kind, firstOfDir, t.name, inline(null, String.class),
-                            scan, now).from(t.files).where(t.parent.in(ids)).and(t.id.gt(floor))));
+                            scan, now).from(t.files).where(t.parent.in(ids)).and(t.id.gt(floor)).and(t.scanId.eq(scan))));
         });
     }
 
@@ -241,19 +245,32 @@ final class Statements {
      * by repeating its last id, which changes no result.
      */
     static final class ForIds {
-        /** The longest list one statement takes: a group's directories ({@link Scan#GROUP_DIRECTORIES}). */
+        /** The longest list of directories one statement takes: a group's ({@link Scan#GROUP_DIRECTORIES}). */
         static final int MAX_IDS = Scan.GROUP_DIRECTORIES;
         private final java.util.function.Function<java.util.List<Field<Long>>, Sql> render;
-        private final Sql[] bySize = new Sql[Integer.numberOfTrailingZeros(MAX_IDS) + 1];
+        private final int max;
+        private final Sql[] bySize;
 
         ForIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render) {
-            this.render = render;
+            this(render, MAX_IDS);
         }
 
-        /** The statement for {@code count} ids (1 to {@link #MAX_IDS}), rendered the first time it is needed. */
+        /** @param max the longest list one statement takes, a power of two */
+        ForIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render, int max) {
+            this.render = render;
+            this.max = max;
+            this.bySize = new Sql[Integer.numberOfTrailingZeros(max) + 1];
+        }
+
+        /** The longest list one statement takes. */
+        int max() {
+            return max;
+        }
+
+        /** The statement for {@code count} ids (1 to {@link #max}), rendered the first time it is needed. */
         Sql forCount(int count) {
-            if (count < 1 || count > MAX_IDS) {
-                throw new IllegalArgumentException(count + " ids; 1 to " + MAX_IDS + " go in one statement");
+            if (count < 1 || count > max) {
+                throw new IllegalArgumentException(count + " ids; 1 to " + max + " go in one statement");
             }
             int slot = 32 - Integer.numberOfLeadingZeros(count - 1);
             Sql sql = bySize[slot];

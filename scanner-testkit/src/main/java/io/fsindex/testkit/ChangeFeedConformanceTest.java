@@ -268,11 +268,12 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
 
     /**
      * A writer holding the feed's head makes every other writer wait, so a change numbered later can never commit
-     * (and be read) before one numbered earlier. Scan A is held inside a transaction that has already written a
-     * change (it waits for a row lock this test holds; on SQLite, for the database's write lock), scan B of another
-     * subtree starts meanwhile, and a consumer keeps polling: it must see neither A's uncommitted change nor any of
-     * B's, and afterwards every change exactly once. Numbers handed out by a sequence would let B commit first and
-     * the consumer's cursor pass A's change for good.
+     * (and be read) before one numbered earlier. Scan A is held inside a transaction that holds the head and is
+     * writing its first change (the test holds an uncommitted feed row with the number A takes next, so A's insert
+     * waits for it; on SQLite, the test holds the database's write lock), scan B of another subtree starts
+     * meanwhile, and a consumer keeps polling: it must see neither A's uncommitted change nor any of B's, and
+     * afterwards every change exactly once. Numbers handed out by a sequence would let B commit first and the
+     * consumer's cursor pass A's change for good.
      */
     @Test
     void numbersFollowCommitOrderWhileAnotherWriterWaits() throws Exception {
@@ -283,6 +284,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         Files.writeString(root.resolve("new.txt"), "A's change");
         Files.writeString(root.resolve("y/new.txt"), "B's change");
         long cursor = index.changeFeedEnd();
+        long held = cursor + 1;                 // the number A's first transaction with a change takes
 
         List<Change> seen = new ArrayList<>();
         try (Connection holder = DriverManager.getConnection(database().jdbcUrl(), database().user(),
@@ -294,7 +296,9 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
                     holder.setAutoCommit(true);
                     s.execute("BEGIN IMMEDIATE");
                 } else {
-                    s.executeQuery("SELECT id FROM " + prefix() + "files WHERE id = " + x + " FOR UPDATE").close();
+                    s.executeUpdate("INSERT INTO " + prefix() + "changes (seq, entry, change_type, kind, dir, name,"
+                            + " previous_path, scan_id, at) VALUES (" + held + ", " + x
+                            + ", 'ADDED', 'FILE', NULL, 'held by the test', NULL, 1, 1)");
                 }
             }
             CountDownLatch bStarted = new CountDownLatch(1);
@@ -308,7 +312,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
             java.util.concurrent.ExecutorService starter = java.util.concurrent.Executors.newFixedThreadPool(2);
             java.util.concurrent.Future<ScanResult> a = starter.submit(() -> index.scan(root));
             if (!sqlite) {
-                // B starts only once A is inside its transaction (or waiting for the row lock there).
+                // B starts only once A is inside its transaction (or waiting for the test's feed row there).
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
             }
             java.util.concurrent.Future<ScanResult> b = starter.submit(() -> index.scan(root.resolve("y"),
@@ -329,22 +333,25 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
                     s.execute("COMMIT");
                 }
             } else {
-                holder.commit();
+                holder.rollback();              // A's insert goes ahead with the number it was given
             }
-            a.get(2, TimeUnit.MINUTES);
-            b.get(2, TimeUnit.MINUTES);
+            long scanA = a.get(2, TimeUnit.MINUTES).scanId();
+            long scanB = b.get(2, TimeUnit.MINUTES).scanId();
             starter.shutdown();
-        }
-        seen.addAll(drain(index, cursor));
-        List<String> described = described(seen, root);
-        assertThat(described).contains("ADDED new.txt", "ADDED y/new.txt").doesNotHaveDuplicates();
-        long aSeq = seen.stream().filter(c -> c.path().equals(root.resolve("new.txt"))).findFirst().orElseThrow()
-                .seq();
-        long bSeq = seen.stream().filter(c -> c.path().equals(root.resolve("y/new.txt"))).findFirst().orElseThrow()
-                .seq();
-        if (!database().jdbcUrl().contains(":sqlite:")) {
-            // On SQLite neither could begin while the lock was held, so either may have gone first.
-            assertThat(aSeq).as("A wrote its change first and B waited for it to commit").isLessThan(bSeq);
+            seen.addAll(drain(index, cursor));
+            assertThat(described(seen, root)).contains("ADDED new.txt", "ADDED y/new.txt").doesNotHaveDuplicates();
+            if (!sqlite) {
+                // On SQLite neither could begin while the lock was held, so either may have gone first.
+                List<String> feed = seen.stream().map(c -> c.seq() + " " + c.type() + " " + c.path() + " scan "
+                        + c.scanId()).toList();
+                assertThat(seen.get(0).seq()).isEqualTo(held);
+                assertThat(seen.get(0).scanId()).as("A's held transaction kept the number it was given: %s", feed)
+                        .isEqualTo(scanA);
+                // (B may have found nothing left to change if A's scan listed y first.)
+                assertThat(seen.stream().filter(c -> c.scanId() == scanB).mapToLong(Change::seq).min()
+                        .orElse(Long.MAX_VALUE)).as("B waited for A's held transaction to commit: %s", feed)
+                        .isGreaterThan(held);
+            }
         }
         assertContiguous(seen);
     }

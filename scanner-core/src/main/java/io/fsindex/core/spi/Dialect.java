@@ -170,9 +170,10 @@ public interface Dialect {
     }
 
     /**
-     * Locks the change feed's head row until the transaction ends and reads its {@code last_seq}. Every fsindex
-     * write transaction runs this first, so change numbers are handed out in commit order and no lock is ever taken
-     * before it (no deadlock can involve it). Where write transactions are serialised anyway (SQLite), a plain read.
+     * Locks the change feed's head row until the transaction ends and reads its {@code last_seq}. An fsindex write
+     * transaction that changed entries runs this after its other writes and then writes only the feed until it
+     * commits, so change numbers are handed out in commit order and the holder never waits for another lock. Where
+     * write transactions are serialised anyway (SQLite), a plain read.
      */
     default Query lockFeed(FsTables t) {
         return org.jooq.impl.DSL.select(t.feedLastSeq).from(t.feed).where(t.feedId.eq(inline(1))).forUpdate();
