@@ -292,7 +292,7 @@ final class SqlFileSink implements FileSink {
     private final class Listing {
         final Directory dir;
         final List<WalkedEntry> entries;
-        Map<String, Integer> byName;
+        NameIndex byName;
         long[] ids;                             // the existing row's id, 0 for none (a new name)
         byte[] seen;                            // what the existing row needs
         final LongList missing = new LongList();
@@ -309,10 +309,7 @@ final class SqlFileSink implements FileSink {
         /** Prepares the comparison with the rows, once the scan is known to own the directory. */
         void index() {
             int n = entries.size();
-            byName = new HashMap<>(Math.max(16, n * 4 / 3 + 1));
-            for (int i = 0; i < n; i++) {
-                byName.putIfAbsent(entries.get(i).name(), i);
-            }
+            byName = new NameIndex(entries);
             ids = new long[n];
             seen = new byte[n];
         }
@@ -324,8 +321,8 @@ final class SqlFileSink implements FileSink {
             long scanId = rs.getLong(8);
             boolean stale = rs.getInt(10) != 0;
             boolean orphan = rs.getLong(12) != 0;
-            Integer at = byName.get(name);
-            if (at == null) {
+            int at = byName.indexOf(name);
+            if (at < 0) {
                 // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already, or
                 // it is an orphan, found gone before).
                 if (!orphan && (scanId < scan || (scanId == scan && !stale))) {
@@ -434,7 +431,7 @@ final class SqlFileSink implements FileSink {
         LongList missing = new LongList();
         for (Listing l : owned) {
             for (Row old : l.converted) {
-                emptyIfNoLongerDirectory(old, l.entries.get(l.byName.get(old.name())).stat(),
+                emptyIfNoLongerDirectory(old, l.entries.get(l.byName.indexOf(old.name())).stat(),
                         l.dir.path().resolve(old.name()));
             }
             l.byName = null;                    // no longer needed; let a huge directory's index go
