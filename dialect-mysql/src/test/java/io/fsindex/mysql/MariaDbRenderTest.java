@@ -48,4 +48,10 @@ class MariaDbRenderTest {
                         org.jooq.impl.DSL.param("d1", Long.class))))))
                 .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) lock in share mode");
     }
+
+    /** The same plain insert as on MySQL (no row alias on either). */
+    @Test
+    void insertChildIsAPlainInsertThatLeavesADuplicateAlone() {
+        assertThat(r.sql(dialect.insertChild(TABLES))).isEqualTo(MySqlRenderTest.INSERT_CHILD);
+    }
 }

@@ -15,6 +15,10 @@ class MySqlRenderTest {
     private final MySqlDialect dialect = new MySqlDialect();
     private final Rendered r = new Rendered(dialect);
 
+    static final String INSERT_CHILD = "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id,"
+                + " stale, listed_by) values (:parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0)"
+                + " on duplicate key update id = id";
+
     static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
             + " fingerprint = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
             + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end"
@@ -68,5 +72,11 @@ class MySqlRenderTest {
                 .from(TABLES.files).where(TABLES.id.in(org.jooq.impl.DSL.param("d0", Long.class),
                         org.jooq.impl.DSL.param("d1", Long.class))))))
                 .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) for share");
+    }
+
+    /** New names go as a plain VALUES insert (sent as multi-row inserts); a duplicate is left as it is. */
+    @Test
+    void insertChildIsAPlainInsertThatLeavesADuplicateAlone() {
+        assertThat(r.sql(dialect.insertChild(TABLES))).isEqualTo(INSERT_CHILD);
     }
 }
