@@ -517,6 +517,8 @@ final class SqlFileSink implements FileSink {
     /** Inserts every new name of the listings, in one batch; a name a newer scan inserted meanwhile is left alone. */
     private void insertNew(List<Listing> owned) throws SQLException {
         Sql.Bound insert = q(st.insertChild);
+        // No per-row counts wanted (drivers that rewrite batches cannot give them): ChangeLog.inserted counts what
+        // went in, per directory, and a name a newer scan inserted meanwhile is what the listing tried but skipped.
         BatchRunner inserts = new BatchRunner(insert.statement, (tag, count) -> {
         });
         for (Listing l : owned) {
