@@ -31,8 +31,9 @@ import java.util.Set;
  * statements are prepared once per scan.
  *
  * <p>Writes only what changed. Claiming a directory ({@code listed_by := scan}) is one row write and marks nothing;
- * applying its listing first checks, in the same transaction, that no newer scan has claimed it since
- * ({@link #mayWriteUnder}), then diffs the listing against the rows: new names are inserted, changed or stale rows
+ * applying its listing first checks, in the same transaction, that no newer scan has claimed it since (the owner
+ * check of {@link #applyWave}, one statement for a whole wave of listings), then diffs the listing against the
+ * rows: new names are inserted, changed or stale rows
  * are updated, rows missing from the listing are marked stale for this scan, and unchanged rows are not written at
  * all (they keep the {@code scan_id} of whichever scan last changed them). Every other write below a directory
  * (a partial scan's trunk and root, a vanished directory, a removed root) takes the same guard on the parent, so an
