@@ -111,6 +111,46 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
     }
 
     /**
+     * A transaction holds at most a few thousand changes before it locks the feed's head, then writes the held ones
+     * and the rest as they come. Past that point nothing may be lost, repeated or reordered: a listing of 2,500
+     * modified files and a sweep of a 2,501-entry subtree each land in the feed once, contiguously, as the listener
+     * heard them.
+     */
+    @Test
+    void aTransactionWithMoreChangesThanItHoldsStillRecordsEachOnceInOrder() throws Exception {
+        int n = 2_500;
+        String[] spec = new String[n + 1];
+        spec[0] = "big/";
+        for (int i = 0; i < n; i++) {
+            spec[i + 1] = "big/f" + i + ".txt";
+        }
+        Path root = tree(spec);
+        FsIndex index = openIndex();
+        index.scan(root);
+        long cursor = index.changeFeedEnd();
+        for (int i = 0; i < n; i++) {
+            Files.writeString(root.resolve("big/f" + i + ".txt"), "a longer content than before: " + i);
+        }
+        Recording modified = new Recording();
+        index.scan(root, ScanOptions.defaults().withListener(modified));
+        List<Change> fed = drain(index, cursor);
+        assertThat(modified.changes).isEqualTo(fed);
+        assertThat(described(fed, root)).filteredOn(d -> d.startsWith("MODIFIED big/f")).hasSize(n)
+                .doesNotHaveDuplicates();
+        assertContiguous(fed);
+
+        cursor = index.changeFeedEnd();
+        Trees.delete(root.resolve("big"));
+        Recording deleted = new Recording();
+        index.scan(root, ScanOptions.defaults().withListener(deleted));
+        fed = drain(index, cursor);
+        assertThat(deleted.changes).isEqualTo(fed);
+        assertThat(described(fed, root)).filteredOn(d -> d.startsWith("DELETED big")).hasSize(n + 1)
+                .doesNotHaveDuplicates();
+        assertContiguous(fed);
+    }
+
+    /**
      * The case users lose most to: a directory moved outside the application, the old place scanned first (the
      * entries are gone there), the new place later. The rows come back with their ids, descendants included.
      */
