@@ -178,6 +178,7 @@ final class SqlFileSink implements FileSink {
         if (!old.isDirectory() || now.isDirectory() || old.scanId() > scan) {
             return;
         }
+        log.settleAdded();                      // its subtree may hold rows this transaction inserted
         // Already claimed by this scan: claiming again changes nothing, which MySQL reports as no row affected.
         if (old.listedBy() != scan) {
             Sql.Bound claim = q(st.claimDirectory);
@@ -672,11 +673,10 @@ final class SqlFileSink implements FileSink {
         }
         FileStat stat = e.stat();
         for (Row old : candidates) {
-            if (!old.kind().equals(stat.kind().name()) || old.scanId() > scan || old.parent() == 0
-                    || above.contains(old.id())
+            if (!old.kind().equals(stat.kind().name()) || above.contains(old.id())
                     || old.mtime() != stat.mtimeNanos()
                     || (!stat.isDirectory() && old.size() != stat.size())
-                    || !mayWriteUnder(old.parent())) {
+                    || !mayTakeFromItsPlace(old)) {
                 continue;
             }
             Path oldPath = locate(old.id()).path();
@@ -714,14 +714,20 @@ final class SqlFileSink implements FileSink {
             return null;                        // none, or more than one: which one moved cannot be told
         }
         Row old = candidates.get(0);
-        if (old.scanId() > scan || old.parent() == 0 || !mayWriteUnder(old.parent())) {
-            return null;
-        }
-        return retarget(dir, e, old, locate(old.id()).path());
+        return mayTakeFromItsPlace(old) ? retarget(dir, e, old, locate(old.id()).path()) : null;
+    }
+
+    /**
+     * True if this scan may move row {@code old} away from its place: no newer scan wrote it, it is not a top-level
+     * row, and no newer scan has listed its parent (that scan saw it there, and what it saw stands).
+     */
+    private boolean mayTakeFromItsPlace(Row old) throws SQLException {
+        return old.scanId() <= scan && old.parent() != 0 && mayWriteUnder(old.parent());
     }
 
     /** Moves row {@code old} (now at {@code oldPath}) to entry {@code e} in {@code dir}, and records the move. */
     private Moved retarget(Directory dir, WalkedEntry e, Row old, Path oldPath) throws SQLException {
+        log.settleAdded();                      // the row may be one this transaction inserted and holds as added
         Path newPath = dir.path().resolve(e.name());
         Sql.Bound move = q(st.moveRow);
         bindEntry(move, dir.id(), e.name(), e.stat()).set("id", old.id());
@@ -1106,6 +1112,7 @@ final class SqlFileSink implements FileSink {
         /** Until then, the changes in the order they were made: {@link Held} rows and {@link AddedRows}. */
         private final List<Object> held = new ArrayList<>();
         private int heldRows;
+        private boolean heldAdded;
 
         /** One change held until the head is locked. */
         private record Held(long id, ChangeType type, String kind, String dirPath, String name, String previous) {
@@ -1125,11 +1132,23 @@ final class SqlFileSink implements FileSink {
             locked = false;
             held.clear();
             heldRows = 0;
+            heldAdded = false;
             pending = 0;
             pendingDirs = 0;
             dirs.clear();
             q(st.insertChange);                 // drops a batch a failed attempt left behind
             q(st.insertChangeDir);
+        }
+
+        /**
+         * Writes the held added rows now, locking the head, if any are held: called before this transaction moves
+         * or deletes rows it may itself have inserted, since held added rows are read back only when written (a row
+         * moved or deleted meanwhile would be recorded at its new place, or not at all).
+         */
+        void settleAdded() throws SQLException {
+            if (!locked && heldAdded) {
+                lock();
+            }
         }
 
         /** Locks the head, reads where numbering goes on, and writes the changes held so far. */
@@ -1150,6 +1169,7 @@ final class SqlFileSink implements FileSink {
             }
             held.clear();
             heldRows = 0;
+            heldAdded = false;
         }
 
         /** The change_dirs rows this transaction wrote, by path: each directory's path is written once. */
@@ -1246,6 +1266,7 @@ final class SqlFileSink implements FileSink {
                 write(added);
             } else {
                 held.add(added);
+                heldAdded = true;
             }
         }
 
