@@ -1096,8 +1096,9 @@ final class SqlFileSink implements FileSink {
      * transactions write their rows concurrently and take turns only for writing the feed and committing. While it
      * holds the head, a transaction writes nothing but the feed, so it never waits for another writer's locks and no
      * deadlock can involve the head. A transaction that changes more entries than {@link #BATCH_ROWS} locks the head
-     * at that point instead of holding more in memory (a deadlock it may then meet is detected and retried), and
-     * one that changes nothing never locks it.
+     * at that point instead of holding more in memory, and one about to move or delete rows it may have inserted
+     * itself locks it first ({@link #settleAdded}); a deadlock either may then meet is detected and retried. One
+     * that changes nothing never locks it.
      */
     private final class ChangeLog {
         /** The feed's last number when the head was locked, and the last one handed out so far. */
