@@ -43,9 +43,7 @@ class MariaDbRenderTest {
     /** A listing's owner check reads its directories' rows {@code lock in share mode}: a newer claim waits for the write. */
     @Test
     void ownerGuardSharesTheDirectoryRows() {
-        assertThat(r.sql(dialect.lockedWhereConcurrent(org.jooq.impl.DSL.select(TABLES.id, TABLES.listedBy)
-                .from(TABLES.files).where(TABLES.id.in(org.jooq.impl.DSL.param("d0", Long.class),
-                        org.jooq.impl.DSL.param("d1", Long.class))))))
+        assertThat(r.ownerGuard(dialect))
                 .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) lock in share mode");
     }
 

@@ -68,9 +68,7 @@ class MySqlRenderTest {
     /** A listing's owner check reads its directories' rows {@code for share}: a newer claim waits for the write. */
     @Test
     void ownerGuardSharesTheDirectoryRows() {
-        assertThat(r.sql(dialect.lockedWhereConcurrent(org.jooq.impl.DSL.select(TABLES.id, TABLES.listedBy)
-                .from(TABLES.files).where(TABLES.id.in(org.jooq.impl.DSL.param("d0", Long.class),
-                        org.jooq.impl.DSL.param("d1", Long.class))))))
+        assertThat(r.ownerGuard(dialect))
                 .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) for share");
     }
 

@@ -24,5 +24,11 @@ final class Rendered {
         return ctx.renderNamedParams(query);
     }
 
+    /** A listing's owner check over two directories, as the dialect locks it. */
+    String ownerGuard(Dialect dialect) {
+        return sql(dialect.lockedWhereConcurrent(DSL.select(TABLES.id, TABLES.listedBy).from(TABLES.files)
+                .where(TABLES.id.in(DSL.param("d0", Long.class), DSL.param("d1", Long.class)))));
+    }
+
     static final FsTables TABLES = new FsTables("fsindex_");
 }

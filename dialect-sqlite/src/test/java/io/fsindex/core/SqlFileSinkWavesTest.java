@@ -6,15 +6,11 @@ import io.fsindex.api.Change;
 import io.fsindex.api.ChangeType;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.ScanListener;
-import io.fsindex.core.spi.FsTables;
-import io.fsindex.sqlite.SqliteDialect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,30 +43,16 @@ class SqlFileSinkWavesTest {
             Files.move(a.resolve("f.txt"), n.resolve("f.txt"));
             List<io.fsindex.api.WalkedEntry> listingOfN = walker.list(n).entries();
 
-            SqliteDialect dialect = new SqliteDialect();
-            DataSource ds = dialect.openDataSource(url, null, null);
-            Database db = new Database(ds, dialect, Duration.ofSeconds(30));
-            Statements st = new Statements(dialect, new FsTables("fsindex_"));
-            try (Connection c = db.connect()) {
-                long scan;
-                try (Sql.Bound q = st.insertScan.prepareReturningId(c)) {
-                    q.set("root", a.toString()).set("now", System.currentTimeMillis()).statement.executeUpdate();
-                    try (var keys = q.statement.getGeneratedKeys()) {
-                        keys.next();
-                        scan = keys.getLong(1);
-                    }
-                }
-                SqlFileSink sink = new SqlFileSink(db, st, c, scan, walker, new ScanListener() {
+            // The index's own database, statements and scan row: only the listings are staged.
+            try (Connection c = index.db.connect()) {
+                long scan = index.insertScanRow(c, a.toString());
+                SqlFileSink sink = new SqlFileSink(index.db, index.statements, c, scan, walker, new ScanListener() {
                 }, FeedSettings.DEFAULTS, false);
                 List<SqlFileSink.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
                         Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
                         List.of(listingOfA, listingOfN));
                 assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
                 sink.finish(true);
-            } finally {
-                if (ds instanceof AutoCloseable closeable) {
-                    closeable.close();
-                }
             }
 
             List<Change> changes = index.changesSince(cursor, 100).changes();

@@ -55,8 +55,8 @@ import javax.sql.DataSource;
  * built. Consumers that must only read take an {@link IndexReader} from {@link Builder#buildReader()} instead.
  */
 public final class FsIndex implements IndexReader {
-    private final Database db;
-    private final Statements statements;
+    final Database db;
+    final Statements statements;
     private final ContentStatements contentStatements;
     private final FsTables tables;
     private final Walker walker;
@@ -424,7 +424,7 @@ public final class FsIndex implements IndexReader {
         }
     }
 
-    private long insertScanRow(Connection c, String root) throws SQLException {
+    long insertScanRow(Connection c, String root) throws SQLException {
         return db.write(c, conn -> {
             try (Sql.Bound q = statements.insertScan.prepareReturningId(c)) {
                 q.set("root", root).set("now", System.currentTimeMillis()).statement.executeUpdate();

@@ -22,7 +22,6 @@ record Row(long id, long parent, String name, String kind, long size, long mtime
         return FileKind.DIRECTORY.name().equals(kind);
     }
 
-    /** Returns true if the row already records exactly these attributes. */
     /** Column {@code column} as a Long, null for SQL NULL. */
     static Long nullableLong(ResultSet rs, int column) throws SQLException {
         long v = rs.getLong(column);
@@ -34,6 +33,7 @@ record Row(long id, long parent, String name, String kind, long size, long mtime
         return goneAt != 0;
     }
 
+    /** Returns true if the row already records exactly these attributes. */
     boolean sameAs(FileStat stat) {
         return kind.equals(stat.kind().name()) && size == stat.size() && mtime == stat.mtimeNanos()
                 && Objects.equals(linkTarget, stat.linkTarget());

@@ -461,24 +461,29 @@ final class SqlFileSink implements FileSink {
      */
     private void findMoves(List<Listing> owned) throws SQLException {
         LongList keys = new LongList();
-        for (Listing l : owned) {
+        Long[][] keyOfNew = new Long[owned.size()][];  // each new entry's identity, worked out once
+        for (int w = 0; w < owned.size(); w++) {
+            Listing l = owned.get(w);
+            keyOfNew[w] = new Long[l.entries.size()];
             for (int i = 0; i < l.entries.size(); i++) {
                 WalkedEntry e = l.entries.get(i);
                 Long key = l.ids[i] == 0 && e.isReadable() ? keyOf(e.stat()) : null;
                 if (key != null) {
                     keys.add(key);
+                    keyOfNew[w][i] = key;
                 }
             }
         }
         Set<Long> known = knownKeys(keys);
-        for (Listing l : owned) {
+        for (int w = 0; w < owned.size(); w++) {
+            Listing l = owned.get(w);
             Set<Long> above = null;
             for (int i = 0; i < l.entries.size(); i++) {
                 WalkedEntry e = l.entries.get(i);
                 if (l.ids[i] != 0 || !e.isReadable()) {
                     continue;
                 }
-                Long key = keyOf(e.stat());
+                Long key = keyOfNew[w][i];
                 boolean byKey = key != null && known.contains(key);
                 if (!byKey && !(key == null && fingerprintMoves && e.stat().kind() == FileKind.FILE)) {
                     continue;
@@ -521,8 +526,7 @@ final class SqlFileSink implements FileSink {
         Sql.Bound insert = q(st.insertChild);
         // No per-row counts wanted (drivers that rewrite batches cannot give them): ChangeLog.inserted counts what
         // went in, per directory, and a name a newer scan inserted meanwhile is what the listing tried but skipped.
-        BatchRunner inserts = new BatchRunner(insert.statement, (tag, count) -> {
-        });
+        BatchRunner inserts = new BatchRunner(insert.statement, (tag, count) -> { });
         for (Listing l : owned) {
             for (int i = 0; i < l.entries.size(); i++) {
                 WalkedEntry e = l.entries.get(i);

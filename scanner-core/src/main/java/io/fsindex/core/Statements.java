@@ -222,7 +222,7 @@ final class Statements {
         childDirectoriesOf = new ForIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name).from(t.files)
                 .where(t.parent.in(ids)).and(t.kind.eq(inline("DIRECTORY")))));
         knownKeys = new ForIds(keys -> Sql.render(ctx, ctx.selectDistinct(t.fileKey).from(t.files)
-                .where(t.fileKey.in(keys))), 512);
+                .where(t.fileKey.in(keys))), ForIds.MAX_KEYS);
         Field<Long> floor = param("floor", Long.class);
         insertedCounts = new ForIds(ids -> Sql.render(ctx, ctx.select(t.parent, DSL.count()).from(t.files)
                 .where(t.parent.in(ids)).and(t.id.gt(floor)).and(t.scanId.eq(scan)).groupBy(t.parent)));
@@ -272,13 +272,13 @@ final class Statements {
             if (count < 1 || count > max) {
                 throw new IllegalArgumentException(count + " ids; 1 to " + max + " go in one statement");
             }
-            int slot = 32 - Integer.numberOfLeadingZeros(count - 1);
+            int slot = slotOf(count);
             Sql sql = bySize[slot];
             if (sql == null) {
                 // Rendering twice in a race is harmless: Sql is immutable and either copy serves.
                 java.util.List<Field<Long>> ids = new java.util.ArrayList<>();
                 for (int i = 0; i < 1 << slot; i++) {
-                    ids.add(param("d" + i, Long.class));
+                    ids.add(param(ID_PARAMS[i], Long.class));
                 }
                 sql = render.apply(ids);
                 bySize[slot] = sql;
@@ -288,11 +288,24 @@ final class Statements {
 
         /** Binds {@code ids} (as long as {@link #forCount} was given) to {@code :d0…}, padding the rest. */
         static Sql.Bound bind(Sql.Bound q, long[] ids, int count) throws java.sql.SQLException {
-            for (int i = 0; q.has("d" + i); i++) {
-                q.set("d" + i, ids[Math.min(i, count - 1)]);
+            int size = 1 << slotOf(count);      // the length forCount(count) rendered
+            for (int i = 0; i < size; i++) {
+                q.set(ID_PARAMS[i], ids[Math.min(i, count - 1)]);
             }
             return q;
         }
+
+        /** The power of two, as an exponent, of the shortest rendered list that takes {@code count} ids. */
+        private static int slotOf(int count) {
+            return 32 - Integer.numberOfLeadingZeros(count - 1);
+        }
+
+        /** The longest list any statement takes: the file identities of {@link #knownKeys}. */
+        static final int MAX_KEYS = 512;
+
+        /** The parameter names {@code d0, d1, …}, made once rather than per statement bound. */
+        private static final String[] ID_PARAMS = java.util.stream.IntStream.range(0, MAX_KEYS)
+                .mapToObj(i -> "d" + i).toArray(String[]::new);
     }
 
     private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {
