@@ -32,6 +32,9 @@ public final class SqliteDialect implements Dialect {
      */
     static final int BUSY_TIMEOUT_MILLIS = 1_000;
 
+    /** How long opening a database keeps retrying while other openers hold the locks it needs. */
+    static final long OPEN_BUSY_MILLIS = 60_000;
+
     @Override
     public String name() {
         return "SQLite";
@@ -59,15 +62,37 @@ public final class SqliteDialect implements Dialect {
         }
         SQLiteDataSource creating = new SQLiteDataSource(config(true));
         creating.setUrl(jdbcUrl);
-        try (Connection c = creating.getConnection()) {
-            c.getMetaData(); // opening is what creates the file
-        } catch (SQLException e) {
-            throw new FsIndexException("cannot open or create the SQLite database file " + fileOf(jdbcUrl)
-                    + " (does its directory exist and may it be written?): " + e.getMessage(), e);
-        }
+        createAndSwitchToWal(creating, jdbcUrl);
         SQLiteDataSource existing = new SQLiteDataSource(config(false));
         existing.setUrl(jdbcUrl);
         return new ExistingFileDataSource(existing, fileOf(jdbcUrl));
+    }
+
+    /**
+     * Opens one connection, which creates the file and switches it to WAL. Switching needs an exclusive lock, and
+     * SQLite answers SQLITE_BUSY at once (without its busy handler) to a connection that would have to wait for it
+     * while holding a shared lock, as happens when several processes or threads open a fresh database together; so
+     * busy answers are retried here for up to {@link #OPEN_BUSY_MILLIS}.
+     */
+    private void createAndSwitchToWal(SQLiteDataSource creating, String jdbcUrl) {
+        long deadline = System.nanoTime() + OPEN_BUSY_MILLIS * 1_000_000L;
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = creating.getConnection()) {
+                c.getMetaData();
+                return;
+            } catch (SQLException e) {
+                if (!isRetryable(e) || System.nanoTime() > deadline) {
+                    throw new FsIndexException("cannot open or create the SQLite database file " + fileOf(jdbcUrl)
+                            + " (does its directory exist and may it be written?): " + e.getMessage(), e);
+                }
+            }
+            try {
+                Thread.sleep(Math.min(200, 5L * attempt));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new FsIndexException("interrupted while opening the SQLite database file " + fileOf(jdbcUrl), e);
+            }
+        }
     }
 
     private static SQLiteConfig config(boolean mayCreate) {
