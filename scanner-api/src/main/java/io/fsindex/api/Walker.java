@@ -2,6 +2,7 @@ package io.fsindex.api;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Reads the filesystem for a scan, one directory at a time.
@@ -36,4 +37,31 @@ public interface Walker {
      * @throws java.nio.file.AccessDeniedException  if it cannot be read
      */
     DirectoryListing list(Path directory) throws IOException;
+
+    /**
+     * Lists one directory as {@link #list(Path)} does, but hands the listing over in parts of at most
+     * {@code partSize} entries as they are read, so that a directory of millions of entries is never held whole. The
+     * parts, in the order given, are the listing; at least one is given, possibly empty. A failure while reading
+     * comes after the parts read before it. The default lists the directory whole and splits it; walkers that can
+     * read a directory incrementally should override it.
+     *
+     * @throws java.nio.file.NoSuchFileException    if the directory no longer exists
+     * @throws java.nio.file.NotDirectoryException  if it is no longer a directory
+     * @throws java.nio.file.AccessDeniedException  if it cannot be read
+     */
+    default void list(Path directory, int partSize, Parts parts) throws IOException {
+        DirectoryListing all = list(directory);
+        List<WalkedEntry> entries = all.entries();
+        for (int from = 0; from == 0 || from < entries.size(); from += partSize) {
+            parts.accept(new DirectoryListing(entries.subList(from, Math.min(entries.size(), from + partSize)),
+                    from == 0 ? all.problems() : List.of()));
+        }
+    }
+
+    /** Takes the parts of a listing from {@link #list(Path, int, Parts)}. */
+    @FunctionalInterface
+    interface Parts {
+        /** Takes the next part: up to the part size entries, and the problems met reading them. */
+        void accept(DirectoryListing part) throws IOException;
+    }
 }

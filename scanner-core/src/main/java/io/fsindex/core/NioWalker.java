@@ -55,37 +55,59 @@ public class NioWalker implements Walker {
     public DirectoryListing list(Path directory) throws IOException {
         List<WalkedEntry> entries = new ArrayList<>();
         List<ScanError> problems = new ArrayList<>();
+        list(directory, Integer.MAX_VALUE, part -> {
+            entries.addAll(part.entries());
+            problems.addAll(part.problems());
+        });
+        return new DirectoryListing(entries, problems);
+    }
+
+    /** Reads the directory once, handing over each part as soon as it is full: memory stays at one part. */
+    @Override
+    public void list(Path directory, int partSize, Parts parts) throws IOException {
+        List<WalkedEntry> entries = new ArrayList<>(Math.min(partSize, 1_024));
+        List<ScanError> problems = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(directory)) {
             for (Path child : children) {
-                String name = child.getFileName().toString();
-                if (!directory.resolve(name).equals(child)) {
-                    // The platform decoded the name lossily; storing it would name a different file.
-                    problems.add(new ScanError(child, ScanError.Reason.UNDECODABLE_NAME,
-                            "name is not valid in the file-name encoding (" + System.getProperty("sun.jnu.encoding")
-                                    + "); not recorded"));
-                    continue;
-                }
-                try {
-                    entries.add(new WalkedEntry(name, stat(child)));
-                } catch (NoSuchFileException gone) {
-                    // Deleted between the listing and lstat: it no longer exists, which is what the index will say.
-                } catch (UndecodableLinkTarget undecodable) {
-                    problems.add(new ScanError(child, ScanError.Reason.UNDECODABLE_NAME,
-                            undecodable.getMessage() + "; row kept as it was"));
-                    entries.add(new WalkedEntry(name, null));
-                } catch (AccessDeniedException denied) {
-                    problems.add(new ScanError(child, ScanError.Reason.ACCESS_DENIED,
-                            "attributes unreadable: permission denied; row kept as it was"));
-                    entries.add(new WalkedEntry(name, null));
-                } catch (IOException e) {
-                    problems.add(new ScanError(child, ScanError.Reason.IO_ERROR, e.toString() + "; row kept as it was"));
-                    entries.add(new WalkedEntry(name, null));
+                read(directory, child, entries, problems);
+                if (entries.size() == partSize) {
+                    parts.accept(new DirectoryListing(entries, problems));
+                    entries.clear();
+                    problems.clear();
                 }
             }
         } catch (java.nio.file.DirectoryIteratorException e) {
             throw e.getCause();
         }
-        return new DirectoryListing(entries, problems);
+        parts.accept(new DirectoryListing(entries, problems));
+    }
+
+    /** Reads one listed child's attributes into {@code entries}, or says in {@code problems} why it cannot. */
+    private void read(Path directory, Path child, List<WalkedEntry> entries, List<ScanError> problems) {
+        String name = child.getFileName().toString();
+        if (!directory.resolve(name).equals(child)) {
+            // The platform decoded the name lossily; storing it would name a different file.
+            problems.add(new ScanError(child, ScanError.Reason.UNDECODABLE_NAME,
+                    "name is not valid in the file-name encoding (" + System.getProperty("sun.jnu.encoding")
+                            + "); not recorded"));
+            return;
+        }
+        try {
+            entries.add(new WalkedEntry(name, stat(child)));
+        } catch (NoSuchFileException gone) {
+            // Deleted between the listing and lstat: it no longer exists, which is what the index will say.
+        } catch (UndecodableLinkTarget undecodable) {
+            problems.add(new ScanError(child, ScanError.Reason.UNDECODABLE_NAME,
+                    undecodable.getMessage() + "; row kept as it was"));
+            entries.add(new WalkedEntry(name, null));
+        } catch (AccessDeniedException denied) {
+            problems.add(new ScanError(child, ScanError.Reason.ACCESS_DENIED,
+                    "attributes unreadable: permission denied; row kept as it was"));
+            entries.add(new WalkedEntry(name, null));
+        } catch (IOException e) {
+            problems.add(new ScanError(child, ScanError.Reason.IO_ERROR, e.toString() + "; row kept as it was"));
+            entries.add(new WalkedEntry(name, null));
+        }
     }
 
     private static FileStat toStat(Path path, BasicFileAttributes a, boolean noFollow) throws IOException {

@@ -14,6 +14,7 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.api.Walker;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -259,11 +260,36 @@ final class Scan {
         }
     }
 
-    /** What the walker thread read for one directory, in the order the scan must apply it. */
+    /**
+     * What the walker thread read for one directory, in the order the scan must apply it: its listing, or one part of
+     * it ({@code first}: no part of the directory came before; {@code last}: none comes after), or why it could not be
+     * listed (then possibly after some parts).
+     */
     private record Listed(Path path, List<WalkedEntry> entries, List<ScanError> problems, IOException failure,
-                          boolean vanished, FileStat replacement, RuntimeException crash) {
-        static final Listed END = new Listed(null, null, null, null, false, null, null);
+                          boolean vanished, FileStat replacement, RuntimeException crash, boolean first,
+                          boolean last) {
+        static final Listed END = new Listed(null, null, null, null, false, null, null, true, true);
+
+        static Listed part(Path path, List<WalkedEntry> entries, List<ScanError> problems, boolean first,
+                           boolean last) {
+            return new Listed(path, entries, problems, null, false, null, null, first, last);
+        }
+
+        static Listed failed(Path path, IOException failure, boolean vanished, FileStat replacement, boolean first) {
+            return new Listed(path, null, null, failure, vanished, replacement, null, first, true);
+        }
     }
+
+    /**
+     * Directories with more entries than this are listed, and applied, in parts of this many, each in its own
+     * transaction: a scan's memory then does not grow with the size of the largest directory. Larger parts cost more
+     * memory (about 150 bytes an entry, a few parts at a time) and fewer transactions: each part's rows land all over
+     * the directory's index, so each part rewrites about as many index pages as it has rows. The system property
+     * {@code fsindex.listingPartEntries} overrides it (read when a scan starts), so that tests can make parts small.
+     */
+    static final int PART_ENTRIES = 32_768;
+
+    private final int partEntries = Math.max(1, Integer.getInteger("fsindex.listingPartEntries", PART_ENTRIES));
 
     /**
      * The walk with the default walker: a walker thread lists directories depth first, ahead of the scan thread,
@@ -276,6 +302,9 @@ final class Scan {
      */
     private final class Pipeline {
         private static final int QUEUE_LISTINGS = 256;
+        /** How many entries the queued listings may hold together: a few parts of a huge directory, not all. */
+        private final int queueEntries = 2 * partEntries;
+        private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(queueEntries);
         private final SqlFileSink sink;
         private final Directory top;
         private final java.util.concurrent.BlockingQueue<Listed> queue =
@@ -307,6 +336,31 @@ final class Scan {
             }
         }
 
+        /** The directory whose listing comes in parts, while its parts come; null if this scan does not own it. */
+        private Directory partsOf;
+        private SqlFileSink.Parts parts;
+
+        /** Applies one part of {@link #partsOf}'s listing, or what stopped it from being listed. */
+        private void applyPart(Listed l) {
+            if (partsOf == null) {
+                return;                          // not claimed by this scan
+            }
+            if (l.entries() == null) {
+                listingApplied(partsOf, parts.applied());
+                failed(partsOf, l);
+                return;
+            }
+            l.problems().forEach(Scan.this::report);
+            checkNotCancelled();
+            FileSink.Applied a = sink.applyPart(partsOf, l.entries(), parts, l.last());
+            for (Directory sub : a.subdirectories()) {
+                claimed.put(sub.path(), sub);
+            }
+            if (l.last()) {
+                listingApplied(partsOf, parts.applied());
+            }
+        }
+
         private void consume() {
             claimed.put(top.path(), top);
             List<Path> paths = new ArrayList<>();
@@ -317,6 +371,9 @@ final class Scan {
             while (true) {
                 checkNotCancelled();
                 Listed l = paths.isEmpty() ? take() : queue.poll();
+                if (l != null) {
+                    room.release(weight(l));
+                }
                 if (l == null || l == Listed.END || paths.size() >= GROUP_DIRECTORIES || entries >= GROUP_ENTRIES) {
                     if (!paths.isEmpty()) {
                         applyGroup(paths, dirs, listings, inGroup);
@@ -335,6 +392,23 @@ final class Scan {
                 }
                 if (l.crash() != null) {
                     throw l.crash();
+                }
+                if (!l.first() || !l.last()) {
+                    // A listing in parts: each is applied on its own, after everything before it.
+                    if (l.first()) {
+                        if (!paths.isEmpty()) {
+                            applyGroup(paths, dirs, listings, inGroup);
+                            paths.clear();
+                            dirs.clear();
+                            listings.clear();
+                            inGroup.clear();
+                            entries = 0;
+                        }
+                        partsOf = claimed.remove(l.path());
+                        parts = new SqlFileSink.Parts();
+                    }
+                    applyPart(l);
+                    continue;
                 }
                 Directory dir = claimed.remove(l.path());
                 boolean parentInGroup = dir == null && inGroup.contains(l.path().getParent());
@@ -421,55 +495,96 @@ final class Scan {
             try {
                 while (!stack.isEmpty() && !stop) {
                     Object[] next = stack.pop();
-                    Path path = (Path) next[0];
-                    Ancestors ancestors = (Ancestors) next[1];
-                    Listed l = listOne(path, ancestors);
-                    if (l.entries() != null) {
-                        List<WalkedEntry> es = l.entries();
-                        for (int i = es.size() - 1; i >= 0; i--) {
-                            WalkedEntry e = es.get(i);
-                            if (e.isReadable() && e.stat().isDirectory()) {
-                                stack.push(new Object[] {path.resolve(e.name()),
-                                        new Ancestors(e.stat().fileKey(), ancestors)});
-                            }
-                        }
+                    List<Object[]> subdirectories = listOne((Path) next[0], (Ancestors) next[1]);
+                    for (int i = subdirectories.size() - 1; i >= 0; i--) {
+                        stack.push(subdirectories.get(i));
                     }
-                    queue.put(l);
                 }
                 if (!stop) {
-                    queue.put(Listed.END);
+                    enqueue(Listed.END);
                 }
             } catch (InterruptedException e) {
                 // The scan thread stopped: nothing more to list.
             } catch (RuntimeException | Error e) {
                 RuntimeException crash = e instanceof RuntimeException r ? r : new IllegalStateException(e);
                 try {
-                    queue.put(new Listed(null, null, null, null, false, null, crash));
+                    queue.put(new Listed(null, null, null, null, false, null, crash, true, true));
                 } catch (InterruptedException ignored) {
                     // The scan thread stopped already.
                 }
             }
         }
 
-        private Listed listOne(Path path, Ancestors ancestors) {
-            DirectoryListing listing;
+        /**
+         * Lists one directory into the queue, in parts if it is large (a part is queued once the next one is read,
+         * so the last can be marked), and returns its subdirectories to list, each with its ancestors.
+         */
+        private List<Object[]> listOne(Path path, Ancestors ancestors) throws InterruptedException {
+            List<Object[]> subdirectories = new ArrayList<>();
+            Listed[] held = {null};
+            boolean[] first = {true};
             try {
-                listing = walker.list(path);
+                walker.list(path, partEntries, part -> {
+                    List<ScanError> problems = new ArrayList<>(part.problems());
+                    List<WalkedEntry> entries = options.followSymlinks()
+                            ? followLinks(path, part.entries(), ancestors, problems::add) : part.entries();
+                    for (WalkedEntry e : entries) {
+                        if (e.isReadable() && e.stat().isDirectory()) {
+                            subdirectories.add(new Object[] {path.resolve(e.name()),
+                                    new Ancestors(e.stat().fileKey(), ancestors)});
+                        }
+                    }
+                    if (held[0] != null) {
+                        put(held[0]);
+                        first[0] = false;
+                    }
+                    held[0] = Listed.part(path, entries, problems, first[0], false);
+                });
+            } catch (InterruptedIOException e) {
+                throw new InterruptedException(e.getMessage());
             } catch (NoSuchFileException | NotDirectoryException e) {
-                return new Listed(path, null, null, e, true, replacement(path), null);
+                return failedAfter(held[0], Listed.failed(path, e, true, replacement(path), held[0] == null));
             } catch (IOException e) {
-                return new Listed(path, null, null, e, false, null, null);
+                return failedAfter(held[0], Listed.failed(path, e, false, null, held[0] == null));
             }
             if (!options.followSymlinks()) {
                 FileStat now = statOrNull(path);
                 if (now != null && !now.isDirectory()) {
-                    return new Listed(path, null, null, null, true, now, null);
+                    return failedAfter(held[0], Listed.failed(path, null, true, now, held[0] == null));
                 }
             }
-            List<ScanError> problems = new ArrayList<>(listing.problems());
-            List<WalkedEntry> entries = options.followSymlinks()
-                    ? followLinks(path, listing.entries(), ancestors, problems::add) : listing.entries();
-            return new Listed(path, entries, problems, null, false, null, null);
+            Listed last = held[0];
+            enqueue(last == null ? Listed.part(path, List.of(), List.of(), true, true)
+                    : Listed.part(path, last.entries(), last.problems(), last.first(), true));
+            return subdirectories;
+        }
+
+        /** Queues the part read before a failure, then the failure; nothing below the directory is listed. */
+        private List<Object[]> failedAfter(Listed part, Listed failure) throws InterruptedException {
+            if (part != null) {
+                enqueue(part);
+            }
+            enqueue(failure);
+            return List.of();
+        }
+
+        /** Queues {@code l} once the queue has room for its entries. */
+        private void enqueue(Listed l) throws InterruptedException {
+            room.acquire(weight(l));
+            queue.put(l);
+        }
+
+        private int weight(Listed l) {
+            return l.entries() == null ? 0 : Math.min(l.entries().size(), queueEntries);
+        }
+
+        private void put(Listed l) throws InterruptedIOException {
+            try {
+                enqueue(l);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("the scan thread stopped");
+            }
         }
     }
 

@@ -282,6 +282,90 @@ final class SqlFileSink implements FileSink {
         });
     }
 
+    /**
+     * What the parts of one directory's listing applied so far add up to ({@link #applyPart}): how many rows they
+     * leave listable, and whether this scan owned the directory for all of them.
+     */
+    static final class Parts {
+        private long listable;
+        private boolean lost;
+        private long added, modified, moved, unchanged, skipped;
+
+        /** What the whole listing did, once its last part is applied; its subdirectories went with each part. */
+        Applied applied() {
+            return new Applied(List.of(), added, modified, moved, unchanged, skipped);
+        }
+
+        private void add(Applied a) {
+            added += a.added();
+            modified += a.modified();
+            moved += a.moved();
+            unchanged += a.unchanged();
+            skipped += a.skipped();
+        }
+    }
+
+    /**
+     * Applies one part of a directory's listing in its own transaction, so that a directory of millions of entries
+     * is never held whole: the part's own names are compared with their rows and written as {@link #applyGroup}
+     * would. Rows of names no part listed (missing: gone from the disk) are looked for with the last part: if the
+     * directory has as many listable rows as the parts accounted for, none is; otherwise its rows are paged through
+     * by name and the ones whose file no longer exists are marked stale. A part of a directory a newer scan has
+     * claimed meanwhile is not applied, and then neither is any later part.
+     */
+    Applied applyPart(Directory dir, List<WalkedEntry> part, Parts parts, boolean last) {
+        if (parts.lost) {
+            return new Listing(dir, part).notOwned();
+        }
+        long[] listable = {0};
+        Applied applied = write(conn -> {
+            Listing l = new Listing(dir, part, true);
+            Applied a = applyWave(List.of(l)).get(0);
+            listable[0] = l.owned ? l.listable() : -1;
+            if (l.owned && last) {
+                markMissing(dir, parts.listable + l.listable());
+            }
+            return a;
+        });
+        if (listable[0] < 0) {
+            parts.lost = true;
+        } else {
+            parts.listable += listable[0];
+        }
+        parts.add(applied);
+        return applied;
+    }
+
+    /** Marks stale the rows below {@code dir} whose file is gone, unless it has just the {@code listed} rows. */
+    private void markMissing(Directory dir, long listed) throws SQLException {
+        long rows;
+        try (ResultSet rs = q(st.countListable).set("dir", dir.id()).set("scan", scan).statement.executeQuery()) {
+            rs.next();
+            rows = rs.getLong(1);
+        }
+        if (rows == listed) {
+            return;
+        }
+        LongList missing = new LongList();
+        String after = "";
+        for (int page = Statements.PAGE_ROWS; page == Statements.PAGE_ROWS; ) {
+            page = 0;
+            try (ResultSet rs = q(st.childrenAfter).set("dir", dir.id()).set("after", after).statement
+                    .executeQuery()) {
+                while (rs.next()) {
+                    page++;
+                    after = rs.getString(3);
+                    long scanId = rs.getLong(8);
+                    boolean listable = rs.getLong(12) == 0 && (scanId < scan || (scanId == scan && rs.getInt(10) == 0));
+                    if (listable && !stillThere(dir.path().resolve(after))) {
+                        missing.add(rs.getLong(1));
+                    }
+                }
+            }
+        }
+        executeInChunks(q(st.markStale), missing, "id");
+    }
+
     /** How many rows one executeBatch sends at most, so a huge directory's batch never holds all its rows. */
     static final int BATCH_ROWS = 2_048;
 
@@ -294,6 +378,16 @@ final class SqlFileSink implements FileSink {
     private final class Listing {
         final Directory dir;
         final List<WalkedEntry> entries;
+        /**
+         * True for one part of a directory's listing ({@link #applyPart}): only the part's own names are read and
+         * compared, and what is missing is found once all parts are in.
+         */
+        final boolean part;
+        /** For a part, the names it tried to insert: its added rows are found by name, not by directory. */
+        final List<String> triedNames;
+        boolean owned;
+        /** Rows of unreadable entries that stay listable (see {@link #listable}). */
+        long keptUnreadable;
         NameIndex byName;
         long[] ids;                             // the existing row's id, 0 for none (a new name)
         byte[] seen;                            // what the existing row needs
@@ -304,8 +398,40 @@ final class SqlFileSink implements FileSink {
         final List<Directory> subdirectories = new ArrayList<>();
 
         Listing(Directory dir, List<WalkedEntry> entries) {
+            this(dir, entries, false);
+        }
+
+        Listing(Directory dir, List<WalkedEntry> entries, boolean part) {
             this.dir = dir;
             this.entries = entries;
+            this.part = part;
+            this.triedNames = part ? new ArrayList<>() : null;
+        }
+
+        /**
+         * The order to insert entries in: as listed, except for a part of a huge directory, which goes in name order
+         * so that its rows go into the (parent, name) index in one sweep instead of at random places all over it.
+         */
+        int[] insertOrder() {
+            java.util.stream.IntStream order = java.util.stream.IntStream.range(0, entries.size());
+            return part ? order.boxed().sorted(java.util.Comparator.comparing(i -> entries.get(i).name()))
+                    .mapToInt(Integer::intValue).toArray() : order.toArray();
+        }
+
+        /** Records that the row for entry {@code i} is about to be inserted. */
+        void tryInserting(int i) {
+            triedInserting++;
+            if (part) {
+                triedNames.add(entries.get(i).name());
+            }
+        }
+
+        /**
+         * How many of this listing's rows are listable once it is applied (counted by {@link
+         * Statements#countListable}): every row it wrote or left unchanged, none a newer scan wrote.
+         */
+        long listable() {
+            return unchanged + modified + revived + moved + inserted + keptUnreadable;
         }
 
         /** Prepares the comparison with the rows, once the scan is known to own the directory. */
@@ -340,6 +466,9 @@ final class SqlFileSink implements FileSink {
                 // that scan does not delete what this newer scan has seen exist.
                 if (stale && scanId < scan) {
                     keep.add(id);
+                }
+                if (!orphan && (scanId < scan || (scanId == scan && !stale))) {
+                    keptUnreadable++;
                 }
                 return;
             }
@@ -408,6 +537,7 @@ final class SqlFileSink implements FileSink {
             if (by != null && by <= scan) {
                 // Not claimed since by a newer scan (nor gone): this scan's listing applies.
                 l.index();
+                l.owned = true;
                 owned.add(l);
                 byDir.put(l.dir.id(), l);
             }
@@ -423,10 +553,21 @@ final class SqlFileSink implements FileSink {
     }
 
     private void applyOwned(List<Listing> owned, Map<Long, Listing> byDir) throws SQLException {
-        long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
-        try (ResultSet rs = forIds(st.childrenOf, dirIds, dirIds.length).statement.executeQuery()) {
-            while (rs.next()) {
-                byDir.get(rs.getLong(2)).compare(rs);
+        if (owned.size() == 1 && owned.get(0).part) {
+            Listing l = owned.get(0);
+            inPieces(l.entries.stream().map(WalkedEntry::name).toList(), st.childrenNamed, (names, n) -> {
+                try (ResultSet rs = forNames(st.childrenNamed, l.dir.id(), names, n).statement.executeQuery()) {
+                    while (rs.next()) {
+                        l.compare(rs);
+                    }
+                }
+            });
+        } else {
+            long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+            try (ResultSet rs = forIds(st.childrenOf, dirIds, dirIds.length).statement.executeQuery()) {
+                while (rs.next()) {
+                    byDir.get(rs.getLong(2)).compare(rs);
+                }
             }
         }
         LongList keep = new LongList();
@@ -528,12 +669,12 @@ final class SqlFileSink implements FileSink {
         // went in, per directory, and a name a newer scan inserted meanwhile is what the listing tried but skipped.
         BatchRunner inserts = new BatchRunner(insert.statement, (tag, count) -> { });
         for (Listing l : owned) {
-            for (int i = 0; i < l.entries.size(); i++) {
+            for (int i : l.insertOrder()) {
                 WalkedEntry e = l.entries.get(i);
                 if (e.isReadable() && l.ids[i] == 0) {
                     bindEntry(insert, l.dir.id(), e.name(), e.stat());
                     inserts.add(0);
-                    l.triedInserting++;
+                    l.tryInserting(i);
                 }
             }
         }
@@ -551,7 +692,7 @@ final class SqlFileSink implements FileSink {
                 // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer scan: the
                 // upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
                 l.ids[at] = 0;
-                l.triedInserting++;
+                l.tryInserting(at);
                 bindEntry(q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
             } else if (l.seen[at] == REWRITE) {
                 l.unchanged++;
@@ -621,8 +762,31 @@ final class SqlFileSink implements FileSink {
     }
 
     /** Statement {@code sql} for {@code count} directory ids, prepared once per list length, with the ids bound. */
-    private Sql.Bound forIds(Statements.ForIds sql, long[] ids, int count) throws SQLException {
+    private Sql.Bound forIds(Statements.ForIds<Long> sql, long[] ids, int count) throws SQLException {
         return Statements.ForIds.bind(q(sql.forCount(count)), ids, count);
+    }
+
+    /** Statement {@code sql} for directory {@code dir} and {@code count} names, with both bound. */
+    private Sql.Bound forNames(Statements.ForIds<String> sql, long dir, String[] names, int count)
+            throws SQLException {
+        return Statements.ForIds.bind(q(sql.forCount(count)), names, count).set("dir", dir);
+    }
+
+    /** Runs {@code each} for every piece of {@code names} one names statement takes, with the piece and its length. */
+    private static void inPieces(List<String> names, Statements.ForIds<String> sql, NamesPiece each)
+            throws SQLException {
+        String[] piece = new String[sql.max()];
+        for (int from = 0; from < names.size(); from += piece.length) {
+            int n = Math.min(piece.length, names.size() - from);
+            for (int i = 0; i < n; i++) {
+                piece[i] = names.get(from + i);
+            }
+            each.run(piece, n);
+        }
+    }
+
+    private interface NamesPiece {
+        void run(String[] names, int count) throws SQLException;
     }
 
     private static final byte NEWER = 1, UNCHANGED = 2, CHANGED = 3, REWRITE = 4, REVIVED = 5, MOVED = 6;
@@ -1123,8 +1287,11 @@ final class SqlFileSink implements FileSink {
         private record Held(long id, ChangeType type, String kind, String dirPath, String name, String previous) {
         }
 
-        /** The rows a wave inserted below its directories (ids ascending), held until the head is locked. */
-        private record AddedRows(long[] dirIds, String[] dirPaths, long[] counts) {
+        /**
+         * The rows a wave inserted below its directories (ids ascending), held until the head is locked; for one
+         * part of a listing, {@code names} are the names it tried to insert, by which its rows are found.
+         */
+        private record AddedRows(long[] dirIds, String[] dirPaths, long[] counts, List<String> names) {
         }
 
         void open() throws SQLException {
@@ -1245,12 +1412,27 @@ final class SqlFileSink implements FileSink {
          * inserted its own root below one of these directories, and recorded it itself.
          */
         void inserted(List<Listing> owned) throws SQLException {
-            long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
             Map<Long, Long> counts = new HashMap<>();
-            try (ResultSet rs = forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", floor)
-                    .set("scan", scan).statement.executeQuery()) {
-                while (rs.next()) {
-                    counts.put(rs.getLong(1), rs.getLong(2));
+            if (owned.size() == 1 && owned.get(0).part) {
+                // A part of a huge directory: probing its own names is cheap, going through every row below the
+                // directory (as the statement over directories does) would cost the whole directory per part.
+                Listing l = owned.get(0);
+                long[] count = {0};
+                inPieces(l.triedNames, st.insertedNamed, (names, n) -> {
+                    try (ResultSet rs = forNames(st.insertedNamed, l.dir.id(), names, n).set("floor", floor)
+                            .set("scan", scan).statement.executeQuery()) {
+                        rs.next();
+                        count[0] += rs.getLong(1);
+                    }
+                });
+                counts.put(l.dir.id(), count[0]);
+            } else {
+                long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+                try (ResultSet rs = forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", floor)
+                        .set("scan", scan).statement.executeQuery()) {
+                    while (rs.next()) {
+                        counts.put(rs.getLong(1), rs.getLong(2));
+                    }
                 }
             }
             List<Listing> withRows = new ArrayList<>();
@@ -1266,7 +1448,8 @@ final class SqlFileSink implements FileSink {
             withRows.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
             AddedRows added = new AddedRows(withRows.stream().mapToLong(l -> l.dir.id()).toArray(),
                     withRows.stream().map(l -> l.dir.path().toString()).toArray(String[]::new),
-                    withRows.stream().mapToLong(l -> l.inserted).toArray());
+                    withRows.stream().mapToLong(l -> l.inserted).toArray(),
+                    owned.size() == 1 && owned.get(0).part ? owned.get(0).triedNames : null);
             if (locked) {
                 write(added);
             } else {
@@ -1276,6 +1459,10 @@ final class SqlFileSink implements FileSink {
         }
 
         private void write(AddedRows added) throws SQLException {
+            if (added.names() != null) {
+                writeByName(added);
+                return;
+            }
             long next = last + 1;
             for (int i = 0; i < added.dirIds().length; i++) {
                 newDirRef(added.dirPaths()[i], next);  // numbered by the first change referring to it
@@ -1288,6 +1475,22 @@ final class SqlFileSink implements FileSink {
                         + " were counted");
             }
             last += count;
+        }
+
+        /** Writes the added rows of one part of a listing, found by their names. */
+        private void writeByName(AddedRows added) throws SQLException {
+            long dir = added.dirIds()[0];
+            long cdir = newDirRef(added.dirPaths()[0], last + 1);
+            long expected = added.counts()[0];
+            long start = last;
+            inPieces(added.names(), st.recordInsertedNamed, (names, n) -> {
+                last += forNames(st.recordInsertedNamed, dir, names, n).set("seq", last).set("cdir", cdir)
+                        .set("floor", floor).set("scan", scan).set("now", now).statement.executeUpdate();
+            });
+            if (last - start != expected) {
+                throw new SQLException("recorded " + (last - start) + " added rows where " + expected
+                        + " were counted");
+            }
         }
 
         /**

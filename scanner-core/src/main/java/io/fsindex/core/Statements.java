@@ -67,20 +67,34 @@ final class Statements {
     final Sql insertScan;
     final Sql finishScan;
     /** The listed_by of directories {@code :d0…}, locked where write transactions run concurrently. */
-    final ForIds owners;
+    final ForIds<Long> owners;
     /** The rows below directories {@code :d0…}, in {@link #FILE_COLUMNS} order. */
-    final ForIds childrenOf;
+    final ForIds<Long> childrenOf;
     /** The id, parent and name of the directory rows below directories {@code :d0…}. */
-    final ForIds childDirectoriesOf;
+    final ForIds<Long> childDirectoriesOf;
     /** Which of the file identities {@code :d0…} some row has: only those can be a moved entry's old row. */
-    final ForIds knownKeys;
+    final ForIds<Long> knownKeys;
     /** How many of scan {@code :scan}'s rows above {@code :floor} (its transaction's inserts) each of {@code :d0…} has. */
-    final ForIds insertedCounts;
+    final ForIds<Long> insertedCounts;
     /**
      * Records as {@code ADDED} scan {@code :scan}'s rows above {@code :floor} below directories {@code :d0…}, numbered on from
      * {@code :seq} by parent and then id, each referring to the change_dirs row numbered like its directory's first.
      */
-    final ForIds recordInserted;
+    final ForIds<Long> recordInserted;
+    /** The rows named {@code :d0…} below directory {@code :dir}, in {@link #FILE_COLUMNS} order. */
+    final ForIds<String> childrenNamed;
+    /** How many of the rows named {@code :d0…} below {@code :dir} are scan {@code :scan}'s above {@code :floor}. */
+    final ForIds<String> insertedNamed;
+    /**
+     * Records as {@code ADDED} scan {@code :scan}'s rows above {@code :floor} named {@code :d0…} below {@code :dir},
+     * numbered on from {@code :seq} by id, each referring to change_dirs row {@code :cdir}.
+     */
+    final ForIds<String> recordInsertedNamed;
+    /** How many rows below {@code :dir} a listing by scan {@code :scan} would find missing if it had not seen them. */
+    final Sql countListable;
+    /** The next {@link #PAGE_ROWS} rows below {@code :dir} named after {@code :after}, by name. */
+    final Sql childrenAfter;
+    static final int PAGE_ROWS = 1_024;
 
     Statements(Dialect dialect, FsTables t) {
         this.t = t;
@@ -216,17 +230,17 @@ final class Statements {
                 .set(t.scanMessage, param("message", String.class))
                 .where(t.scanRowId.eq(scan)));
 
-        owners = new ForIds(ids -> Sql.render(ctx, dialect.lockedWhereConcurrent(
+        owners = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedWhereConcurrent(
                 ctx.select(t.id, t.listedBy).from(t.files).where(t.id.in(ids)))));
-        childrenOf = new ForIds(ids -> Sql.render(ctx, selectFiles(ctx).where(t.parent.in(ids))));
-        childDirectoriesOf = new ForIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name).from(t.files)
+        childrenOf = ForIds.ofIds(ids -> Sql.render(ctx, selectFiles(ctx).where(t.parent.in(ids))));
+        childDirectoriesOf = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name).from(t.files)
                 .where(t.parent.in(ids)).and(t.kind.eq(inline("DIRECTORY")))));
-        knownKeys = new ForIds(keys -> Sql.render(ctx, ctx.selectDistinct(t.fileKey).from(t.files)
+        knownKeys = ForIds.ofIds(keys -> Sql.render(ctx, ctx.selectDistinct(t.fileKey).from(t.files)
                 .where(t.fileKey.in(keys))), ForIds.MAX_KEYS);
         Field<Long> floor = param("floor", Long.class);
-        insertedCounts = new ForIds(ids -> Sql.render(ctx, ctx.select(t.parent, DSL.count()).from(t.files)
+        insertedCounts = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.parent, DSL.count()).from(t.files)
                 .where(t.parent.in(ids)).and(t.id.gt(floor)).and(t.scanId.eq(scan)).groupBy(t.parent)));
-        recordInserted = new ForIds(ids -> {
+        recordInserted = ForIds.ofIds(ids -> {
             // Numbered by parent, then id, so each directory's rows get consecutive numbers and its change_dirs row
             // can be numbered by the first of them without a CASE over every directory of the list.
             Field<Long> seq = param("seq", Long.class).plus(DSL.rowNumber().over().orderBy(t.parent, t.id));
@@ -237,6 +251,21 @@ final class Statements {
                     .select(select(seq, t.id, inline("ADDED"), t.kind, firstOfDir, t.name, inline(null, String.class),
                             scan, now).from(t.files).where(t.parent.in(ids)).and(t.id.gt(floor)).and(t.scanId.eq(scan))));
         });
+        Condition inDir = t.parent.eq(param("dir", Long.class));
+        childrenNamed = ForIds.ofNames(names -> Sql.render(ctx, selectFiles(ctx).where(inDir).and(t.name.in(names))));
+        insertedNamed = ForIds.ofNames(names -> Sql.render(ctx, ctx.select(DSL.count()).from(t.files).where(inDir)
+                .and(t.name.in(names)).and(t.id.gt(floor)).and(t.scanId.eq(scan))));
+        recordInsertedNamed = ForIds.ofNames(names -> Sql.render(ctx, ctx.insertInto(t.changes, t.changeSeq,
+                        t.changeEntry, t.changeType, t.changeKind, t.changeDir, t.changeName, t.changePreviousPath,
+                        t.changeScan, t.changeAt)
+                .select(select(param("seq", Long.class).plus(DSL.rowNumber().over().orderBy(t.id)), t.id,
+                        inline("ADDED"), t.kind, param("cdir", Long.class), t.name, inline(null, String.class), scan,
+                        now).from(t.files).where(inDir).and(t.name.in(names)).and(t.id.gt(floor))
+                        .and(t.scanId.eq(scan)))));
+        countListable = Sql.render(ctx, ctx.select(DSL.count()).from(t.files).where(inDir).and(t.goneAt.isNull())
+                .and(t.scanId.lt(scan).or(t.scanId.eq(scan).and(t.stale.eq(inline(0))))));
+        childrenAfter = Sql.render(ctx, selectFiles(ctx).where(inDir).and(t.name.gt(param("after", String.class)))
+                .orderBy(t.name).limit(inline(PAGE_ROWS)));
     }
 
     /**
@@ -244,22 +273,33 @@ final class Statements {
      * two up to {@link #MAX_IDS} (so a handful of statements serve every group); {@link #bind} pads a shorter list
      * by repeating its last id, which changes no result.
      */
-    static final class ForIds {
+    static final class ForIds<T> {
         /** The longest list of directories one statement takes: a group's ({@link Scan#GROUP_DIRECTORIES}). */
         static final int MAX_IDS = Scan.GROUP_DIRECTORIES;
-        private final java.util.function.Function<java.util.List<Field<Long>>, Sql> render;
+        private final Class<T> type;
+        private final java.util.function.Function<java.util.List<Field<T>>, Sql> render;
         private final int max;
         private final Sql[] bySize;
 
-        ForIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render) {
-            this(render, MAX_IDS);
-        }
-
         /** @param max the longest list one statement takes, a power of two */
-        ForIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render, int max) {
+        private ForIds(Class<T> type, java.util.function.Function<java.util.List<Field<T>>, Sql> render, int max) {
+            this.type = type;
             this.render = render;
             this.max = max;
             this.bySize = new Sql[Integer.numberOfTrailingZeros(max) + 1];
+        }
+
+        static ForIds<Long> ofIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render) {
+            return ofIds(render, MAX_IDS);
+        }
+
+        static ForIds<Long> ofIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render, int max) {
+            return new ForIds<>(Long.class, render, max);
+        }
+
+        /** A statement over a list of names, up to {@link #MAX_KEYS} of them. */
+        static ForIds<String> ofNames(java.util.function.Function<java.util.List<Field<String>>, Sql> render) {
+            return new ForIds<>(String.class, render, MAX_KEYS);
         }
 
         /** The longest list one statement takes. */
@@ -276,9 +316,9 @@ final class Statements {
             Sql sql = bySize[slot];
             if (sql == null) {
                 // Rendering twice in a race is harmless: Sql is immutable and either copy serves.
-                java.util.List<Field<Long>> ids = new java.util.ArrayList<>();
+                java.util.List<Field<T>> ids = new java.util.ArrayList<>();
                 for (int i = 0; i < 1 << slot; i++) {
-                    ids.add(param(ID_PARAMS[i], Long.class));
+                    ids.add(param(ID_PARAMS[i], type));
                 }
                 sql = render.apply(ids);
                 bySize[slot] = sql;
@@ -291,6 +331,15 @@ final class Statements {
             int size = 1 << slotOf(count);      // the length forCount(count) rendered
             for (int i = 0; i < size; i++) {
                 q.set(ID_PARAMS[i], ids[Math.min(i, count - 1)]);
+            }
+            return q;
+        }
+
+        /** Binds {@code names} (as many as {@link #forCount} was given) to {@code :d0…}, padding the rest. */
+        static Sql.Bound bind(Sql.Bound q, String[] names, int count) throws java.sql.SQLException {
+            int size = 1 << slotOf(count);
+            for (int i = 0; i < size; i++) {
+                q.set(ID_PARAMS[i], names[Math.min(i, count - 1)]);
             }
             return q;
         }

@@ -396,6 +396,73 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         assertContiguous(seen);
     }
 
+    /**
+     * A directory too large to hold whole is listed and applied in parts of a few thousand entries, each in its own
+     * transaction. Every entry still gets one ADDED change, files deleted from it are found missing once all parts
+     * are in, a rename inside it keeps the row's id, and an unchanged rescan records nothing.
+     */
+    @Test
+    void aDirectoryListedInPartsRecordsEachChangeOnceAndFindsWhatIsGone() throws Exception {
+        String partSize = System.setProperty("fsindex.listingPartEntries", "4096");
+        try {
+            directoryListedInParts();
+        } finally {
+            if (partSize == null) {
+                System.clearProperty("fsindex.listingPartEntries");
+            } else {
+                System.setProperty("fsindex.listingPartEntries", partSize);
+            }
+        }
+    }
+
+    private void directoryListedInParts() throws Exception {
+        int n = 9_100;                          // three parts of at most 4,096 entries
+        String[] spec = new String[n + 3];
+        spec[0] = "big/";
+        spec[1] = "big/sub/";
+        spec[2] = "big/sub/inner.txt";
+        for (int i = 0; i < n; i++) {
+            spec[i + 3] = "big/f" + i + ".txt";
+        }
+        Path root = tree(spec);
+        FsIndex index = openIndex();
+        Recording cold = new Recording();
+        ScanResult first = index.scan(root, ScanOptions.defaults().withListener(cold));
+        List<Change> fed = drain(index, 0);
+        assertThat(first.added()).isEqualTo(fed.size());    // the entries below the root, and the root's trunk
+        assertThat(cold.changes).isEqualTo(fed);
+        assertThat(described(fed, root)).hasSize(n + 3).doesNotHaveDuplicates().allMatch(d -> d.startsWith("ADDED"));
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+
+        long cursor = index.changeFeedEnd();
+        long renamedId = index.lookup(root.resolve("big/f17.txt")).orElseThrow().id();
+        for (int i = 0; i < 7; i++) {
+            Files.delete(root.resolve("big/f" + (1000 * i + 3) + ".txt"));
+        }
+        Files.move(root.resolve("big/f17.txt"), root.resolve("big/renamed.txt"));
+        Files.writeString(root.resolve("big/f8000.txt"), "longer than it was before");
+        Trees.create(root, "big/new1.txt", "big/new2.txt");
+        Recording churn = new Recording();
+        ScanResult second = index.scan(root, ScanOptions.defaults().withListener(churn));
+        fed = drain(index, cursor);
+        assertThat(churn.changes).isEqualTo(fed);
+        List<String> expected = new ArrayList<>(List.of("MODIFIED big", "MOVED big/f17.txt -> big/renamed.txt",
+                "MODIFIED big/f8000.txt", "ADDED big/new1.txt", "ADDED big/new2.txt"));
+        for (int i = 0; i < 7; i++) {
+            expected.add("DELETED big/f" + (1000 * i + 3) + ".txt");
+        }
+        assertThat(described(fed, root)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(second.deleted()).isEqualTo(7);
+        assertThat(index.lookup(root.resolve("big/renamed.txt")).orElseThrow().id()).isEqualTo(renamedId);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+
+        cursor = index.changeFeedEnd();
+        ScanResult third = index.scan(root);
+        assertThat(described(drain(index, cursor), root)).isEmpty();
+        assertThat(third.unchanged()).isEqualTo(1 + n + 3 - 7 + 2);       // the root, and every entry below it
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
     private static void assertContiguous(List<Change> changes) {
         for (int i = 1; i < changes.size(); i++) {
             assertThat(changes.get(i).seq()).as("change after %s", changes.get(i - 1))
