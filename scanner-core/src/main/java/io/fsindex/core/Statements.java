@@ -95,12 +95,22 @@ final class Statements {
     /** The next {@link #PAGE_ROWS} rows below {@code :dir} named after {@code :after}, by name. */
     final Sql childrenAfter;
     static final int PAGE_ROWS = 1_024;
+    /** The most rows one {@link #insertChildren} statement inserts. */
+    static final int INSERT_ROWS = 256;
+    /** Row {@code i}'s parameter names in {@link #insertChildren}: {@code parent0, name0, …}. */
+    static final String[][] ROW_PARAMS = java.util.stream.IntStream.range(0, INSERT_ROWS)
+            .mapToObj(i -> java.util.stream.Stream.of("parent", "name", "kind", "size", "mtime", "link", "key")
+                    .map(p -> p + i).toArray(String[]::new)).toArray(String[][]::new);
+    private final java.util.function.IntFunction<Sql> renderInsertChildren;
+    private final Sql[] insertChildrenBySize = new Sql[Integer.numberOfTrailingZeros(INSERT_ROWS) + 1];
 
     Statements(Dialect dialect, FsTables t) {
         this.t = t;
         DSLContext ctx = context(dialect);
         Field<Long> scan = param("scan", Long.class);
         upsertChild = Sql.render(ctx, dialect.upsertChild(t));
+        renderInsertChildren = dialect.insertChildrenReturning(t, 1) == null ? null
+                : rows -> Sql.render(ctx, dialect.insertChildrenReturning(t, rows));
         insertChild = Sql.render(ctx, dialect.insertChild(t));
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
@@ -355,6 +365,30 @@ final class Statements {
         /** The parameter names {@code d0, d1, …}, made once rather than per statement bound. */
         private static final String[] ID_PARAMS = java.util.stream.IntStream.range(0, MAX_KEYS)
                 .mapToObj(i -> "d" + i).toArray(String[]::new);
+    }
+
+    /** Whether {@link #insertChildren} exists: new rows' ids come back from the insert itself. */
+    boolean insertsReturnIds() {
+        return renderInsertChildren != null;
+    }
+
+    /**
+     * {@link Dialect#insertChildrenReturning} for at least {@code rows} rows (1 to {@link #INSERT_ROWS}), rendered for
+     * the next power of two the first time it is needed; {@link #rowsOf} says how many rows it has.
+     */
+    Sql insertChildren(int rows) {
+        int slot = 32 - Integer.numberOfLeadingZeros(rows - 1);
+        Sql sql = insertChildrenBySize[slot];
+        if (sql == null) {
+            sql = renderInsertChildren.apply(1 << slot);    // a race renders it twice, harmlessly
+            insertChildrenBySize[slot] = sql;
+        }
+        return sql;
+    }
+
+    /** How many rows {@link #insertChildren}{@code (rows)} inserts: the rest repeat the last row, which conflicts. */
+    static int rowsOf(int rows) {
+        return 1 << (32 - Integer.numberOfLeadingZeros(rows - 1));
     }
 
     private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {

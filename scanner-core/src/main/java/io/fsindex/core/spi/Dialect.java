@@ -148,6 +148,16 @@ public interface Dialect {
                 .onConflictDoNothing();
     }
 
+    /**
+     * Returns {@link #insertChild} for {@code rows} rows at once, returning each inserted row's {@code id, parent,
+     * name}, or null where the engine cannot return them (the default): the scan then reads the rows it inserted
+     * back. Row {@code i}'s parameters are {@link #insertChild}'s with {@code i} appended ({@code :parent0, :name0,
+     * …}); {@code :scan} is shared.
+     */
+    default Query insertChildrenReturning(FsTables t, int rows) {
+        return null;
+    }
+
     /** Inserts a top-level row (a filesystem root, which has no parent), or updates it if no newer scan wrote it. */
     default Query upsertTopLevel(FsTables t) {
         // SQLite needs a WHERE before ON CONFLICT in INSERT ... SELECT, or it parses ON as a join.
