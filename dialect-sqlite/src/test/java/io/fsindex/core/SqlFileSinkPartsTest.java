@@ -44,7 +44,7 @@ class SqlFileSinkPartsTest {
                 SqlFileSink sink = new SqlFileSink(index.db, index.statements, c, older, new NioWalker(),
                         new ScanListener() {
                         }, FeedSettings.DEFAULTS, false);
-                SqlFileSink.Parts parts = new SqlFileSink.Parts();
+                SqlFileSink.PartTally parts = new SqlFileSink.PartTally();
                 FileSink.Applied first = sink.applyPart(dir, listing.subList(0, 5), parts, false);
                 assertThat(first.unchanged()).isEqualTo(5);
 

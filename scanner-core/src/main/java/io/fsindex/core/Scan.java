@@ -338,7 +338,7 @@ final class Scan {
 
         /** The directory whose listing comes in parts, while its parts come; null if this scan does not own it. */
         private Directory partsOf;
-        private SqlFileSink.Parts parts;
+        private SqlFileSink.PartTally parts;
 
         /** Applies one part of {@link #partsOf}'s listing, or what stopped it from being listed. */
         private void applyPart(Listed l) {
@@ -361,13 +361,15 @@ final class Scan {
             }
         }
 
+        /** The group of listings being gathered for one transaction. */
+        private final List<Path> paths = new ArrayList<>();
+        private final List<Directory> dirs = new ArrayList<>();
+        private final List<List<WalkedEntry>> listings = new ArrayList<>();
+        private final java.util.Set<Path> inGroup = new java.util.HashSet<>();
+        private int entries;
+
         private void consume() {
             claimed.put(top.path(), top);
-            List<Path> paths = new ArrayList<>();
-            List<Directory> dirs = new ArrayList<>();
-            List<List<WalkedEntry>> listings = new ArrayList<>();
-            java.util.Set<Path> inGroup = new java.util.HashSet<>();
-            int entries = 0;
             while (true) {
                 checkNotCancelled();
                 Listed l = paths.isEmpty() ? take() : queue.poll();
@@ -375,14 +377,7 @@ final class Scan {
                     room.release(weight(l));
                 }
                 if (l == null || l == Listed.END || paths.size() >= GROUP_DIRECTORIES || entries >= GROUP_ENTRIES) {
-                    if (!paths.isEmpty()) {
-                        applyGroup(paths, dirs, listings, inGroup);
-                        paths.clear();
-                        dirs.clear();
-                        listings.clear();
-                        inGroup.clear();
-                        entries = 0;
-                    }
+                    applyGroup();
                     if (l == null) {
                         continue;
                     }
@@ -396,16 +391,9 @@ final class Scan {
                 if (!l.first() || !l.last()) {
                     // A listing in parts: each is applied on its own, after everything before it.
                     if (l.first()) {
-                        if (!paths.isEmpty()) {
-                            applyGroup(paths, dirs, listings, inGroup);
-                            paths.clear();
-                            dirs.clear();
-                            listings.clear();
-                            inGroup.clear();
-                            entries = 0;
-                        }
+                        applyGroup();
                         partsOf = claimed.remove(l.path());
-                        parts = new SqlFileSink.Parts();
+                        parts = new SqlFileSink.PartTally();
                     }
                     applyPart(l);
                     continue;
@@ -414,12 +402,7 @@ final class Scan {
                 boolean parentInGroup = dir == null && inGroup.contains(l.path().getParent());
                 if (l.entries() == null && parentInGroup) {
                     // A failed listing needs its directory's row: apply the group that may claim it first.
-                    applyGroup(paths, dirs, listings, inGroup);
-                    paths.clear();
-                    dirs.clear();
-                    listings.clear();
-                    inGroup.clear();
-                    entries = 0;
+                    applyGroup();
                     dir = claimed.remove(l.path());
                     parentInGroup = false;
                 }
@@ -469,8 +452,11 @@ final class Scan {
             }
         }
 
-        private void applyGroup(List<Path> paths, List<Directory> dirs, List<List<WalkedEntry>> listings,
-                                java.util.Set<Path> inGroup) {
+        /** Applies the gathered group of listings, if any, in one transaction, and starts a new group. */
+        private void applyGroup() {
+            if (paths.isEmpty()) {
+                return;
+            }
             checkNotCancelled();
             List<SqlFileSink.GroupResult> results = sink.applyGroup(paths, dirs, listings);
             for (int g = 0; g < results.size(); g++) {
@@ -486,6 +472,11 @@ final class Scan {
                     }
                 }
             }
+            paths.clear();
+            dirs.clear();
+            listings.clear();
+            inGroup.clear();
+            entries = 0;
         }
 
         /** The walker thread: lists depth first from the top, as the one-at-a-time walk would. */

@@ -286,7 +286,7 @@ final class SqlFileSink implements FileSink {
      * What the parts of one directory's listing applied so far add up to ({@link #applyPart}): how many rows they
      * leave listable, and whether this scan owned the directory for all of them.
      */
-    static final class Parts {
+    static final class PartTally {
         private long listable;
         private boolean lost;
         private long added, modified, moved, unchanged, skipped;
@@ -313,7 +313,7 @@ final class SqlFileSink implements FileSink {
      * by name and the ones whose file no longer exists are marked stale. A part of a directory a newer scan has
      * claimed meanwhile is not applied, and then neither is any later part.
      */
-    Applied applyPart(Directory dir, List<WalkedEntry> part, Parts parts, boolean last) {
+    Applied applyPart(Directory dir, List<WalkedEntry> part, PartTally parts, boolean last) {
         if (parts.lost) {
             return new Listing(dir, part).notOwned();
         }
@@ -336,6 +336,14 @@ final class SqlFileSink implements FileSink {
         return applied;
     }
 
+    /**
+     * True for a row a listing by this scan marks stale if it does not list the name: not an orphan, and written by an
+     * older scan or by this one without a stale mark (what {@link Statements#countListable} counts).
+     */
+    private boolean isListable(boolean orphan, long scanId, boolean stale) {
+        return !orphan && (scanId < scan || (scanId == scan && !stale));
+    }
+
     /** Marks stale the rows below {@code dir} whose file is gone, unless it has just the {@code listed} rows. */
     private void markMissing(Directory dir, long listed) throws SQLException {
         long rows;
@@ -355,9 +363,8 @@ final class SqlFileSink implements FileSink {
                 while (rs.next()) {
                     page++;
                     after = rs.getString(3);
-                    long scanId = rs.getLong(8);
-                    boolean listable = rs.getLong(12) == 0 && (scanId < scan || (scanId == scan && rs.getInt(10) == 0));
-                    if (listable && !stillThere(dir.path().resolve(after))) {
+                    if (isListable(rs.getLong(12) != 0, rs.getLong(8), rs.getInt(10) != 0)
+                            && !stillThere(dir.path().resolve(after))) {
                         missing.add(rs.getLong(1));
                     }
                 }
@@ -453,7 +460,7 @@ final class SqlFileSink implements FileSink {
             if (at < 0) {
                 // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already, or
                 // it is an orphan, found gone before).
-                if (!orphan && (scanId < scan || (scanId == scan && !stale))) {
+                if (isListable(orphan, scanId, stale)) {
                     missing.add(id);
                 }
                 return;
@@ -467,7 +474,7 @@ final class SqlFileSink implements FileSink {
                 if (stale && scanId < scan) {
                     keep.add(id);
                 }
-                if (!orphan && (scanId < scan || (scanId == scan && !stale))) {
+                if (isListable(orphan, scanId, stale)) {
                     keptUnreadable++;
                 }
                 return;
