@@ -718,31 +718,31 @@ final class SqlFileSink implements FileSink {
                     entryOf[n++] = i;
                     l.tryInserting(i);
                     if (n == rowOf.length) {
-                        insertRows(rowOf, entryOf, n);
+                        insertRows(rowOf, entryOf, 0, n);
                         n = 0;
                     }
                 }
             }
         }
-        if (n > 0) {
-            insertRows(rowOf, entryOf, n);
+        for (int from = 0; from < n; ) {
+            int rows = Integer.highestOneBit(n - from);     // the rest as a few statements of 2^k rows
+            insertRows(rowOf, entryOf, from, rows);
+            from += rows;
         }
     }
 
-    private void insertRows(Listing[] rowOf, int[] entryOf, int n) throws SQLException {
+    /** Inserts the {@code n} rows from {@code from} in one statement ({@code n} a power of two). */
+    private void insertRows(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
         Sql.Bound insert = q(st.insertChildren(n));
         Map<String, Integer> byName = new HashMap<>();
-        for (int r = 0; r < Statements.rowsOf(n); r++) {
-            int k = Math.min(r, n - 1);             // padding repeats the last row, which then conflicts
+        for (int k = from; k < from + n; k++) {
             Listing l = rowOf[k];
             WalkedEntry e = l.entries.get(entryOf[k]);
-            String[] names = Statements.ROW_PARAMS[r];
+            String[] names = Statements.ROW_PARAMS[k - from];
             insert.set(names[0], l.dir.id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
                     .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
                     .set(names[5], e.stat().linkTarget()).set(names[6], keyOf(e.stat()));
-            if (r < n) {
-                byName.put(l.dir.id() + "/" + e.name(), k);
-            }
+            byName.put(l.dir.id() + "/" + e.name(), k);
         }
         insert.set("scan", scan);
         try (ResultSet rs = insert.statement.executeQuery()) {

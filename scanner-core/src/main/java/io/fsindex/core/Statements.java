@@ -373,22 +373,22 @@ final class Statements {
     }
 
     /**
-     * {@link Dialect#insertChildrenReturning} for at least {@code rows} rows (1 to {@link #INSERT_ROWS}), rendered for
-     * the next power of two the first time it is needed; {@link #rowsOf} says how many rows it has.
+     * {@link Dialect#insertChildrenReturning} for {@code rows} rows, a power of two up to {@link #INSERT_ROWS},
+     * rendered the first time it is needed. Only powers of two, so that a scan prepares a handful of these large
+     * statements, and a shorter list goes as a few of them rather than padded (a padded row would be a conflicting
+     * insert).
      */
     Sql insertChildren(int rows) {
-        int slot = 32 - Integer.numberOfLeadingZeros(rows - 1);
+        if (Integer.bitCount(rows) != 1 || rows > INSERT_ROWS) {
+            throw new IllegalArgumentException(rows + " rows; a power of two up to " + INSERT_ROWS + " go in one");
+        }
+        int slot = Integer.numberOfTrailingZeros(rows);
         Sql sql = insertChildrenBySize[slot];
         if (sql == null) {
-            sql = renderInsertChildren.apply(1 << slot);    // a race renders it twice, harmlessly
+            sql = renderInsertChildren.apply(rows);         // a race renders it twice, harmlessly
             insertChildrenBySize[slot] = sql;
         }
         return sql;
-    }
-
-    /** How many rows {@link #insertChildren}{@code (rows)} inserts: the rest repeat the last row, which conflicts. */
-    static int rowsOf(int rows) {
-        return 1 << (32 - Integer.numberOfLeadingZeros(rows - 1));
     }
 
     private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {
