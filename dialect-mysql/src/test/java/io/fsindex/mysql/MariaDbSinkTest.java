@@ -1,0 +1,12 @@
+package io.fsindex.mysql;
+
+import io.fsindex.core.SqlFileSinkConformanceTest;
+import io.fsindex.testkit.TestDatabase;
+
+/** The staged sink interleavings on a real MariaDB 10.11 server (see {@link TestServer}). */
+class MariaDbSinkTest extends SqlFileSinkConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mariadb().database();
+    }
+}

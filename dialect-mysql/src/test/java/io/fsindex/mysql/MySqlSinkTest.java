@@ -1,0 +1,12 @@
+package io.fsindex.mysql;
+
+import io.fsindex.core.SqlFileSinkConformanceTest;
+import io.fsindex.testkit.TestDatabase;
+
+/** The staged sink interleavings on a real MySQL 8 server (see {@link TestServer}). */
+class MySqlSinkTest extends SqlFileSinkConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mysql().database();
+    }
+}

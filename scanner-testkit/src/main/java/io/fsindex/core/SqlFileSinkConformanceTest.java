@@ -1,0 +1,119 @@
+package io.fsindex.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fsindex.api.Change;
+import io.fsindex.api.ChangeType;
+import io.fsindex.api.FileSink;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.WalkedEntry;
+import io.fsindex.testkit.IndexTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Interleavings a real scan produces only by chance, staged on the sink itself with the index's own database,
+ * statements and scan rows (hence this package): a wave moving a row the wave before it inserted, and a newer scan
+ * claiming a huge directory between two parts of an older scan's listing. A dialect's test extends this class like
+ * the other conformance suites.
+ */
+public abstract class SqlFileSinkConformanceTest extends IndexTest {
+
+    private SqlFileSink sink(FsIndex index, Connection c, long scan) throws Exception {
+        return new SqlFileSink(index.db, index.statements, c, scan, new NioWalker(), new ScanListener() {
+        }, FeedSettings.DEFAULTS, false);
+    }
+
+    /**
+     * One group whose second wave moves a row its first wave inserted must record the row added (at its first place)
+     * and then moved. Where added rows are read back when the feed head is locked (PostgreSQL, MySQL, MariaDB), they
+     * must be written before the move, or the file would be recorded added at its new place (or the transaction would
+     * fail on the count: "recorded 1 added rows where 2 were counted"); on SQLite the new rows' ids come back from the
+     * insert and are recorded at once. A file moved on disk between the walker's listings of its old and new
+     * directories is what makes this happen in a real scan.
+     */
+    @Test
+    void aRowInsertedByOneWaveAndMovedByTheNextIsAddedThenMoved() throws Exception {
+        Path root = tree("a/", "seed.txt");         // not empty, so the scan looks for moves
+        Path a = root.resolve("a");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long aId = index.lookup(a).orElseThrow().id();
+        long rootId = index.lookup(root).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+
+        Files.writeString(a.resolve("f.txt"), "moves between two listings");
+        Path n = Files.createDirectories(a.resolve("n"));
+        NioWalker walker = new NioWalker();
+        List<WalkedEntry> listingOfA = walker.list(a).entries();
+        Files.move(a.resolve("f.txt"), n.resolve("f.txt"));
+        List<WalkedEntry> listingOfN = walker.list(n).entries();
+
+        try (Connection c = index.db.connect()) {
+            SqlFileSink sink = sink(index, c, index.insertScanRow(c, a.toString()));
+            List<SqlFileSink.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
+                    Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
+                    List.of(listingOfA, listingOfN));
+            assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
+            sink.finish(true);
+        }
+
+        List<Change> changes = index.changesSince(cursor, 100).changes();
+        assertThat(changes).hasSize(3);
+        assertThat(changes.subList(0, 2)).extracting(ch -> ch.type() + " " + root.relativize(ch.path()))
+                .containsExactlyInAnyOrder("ADDED a/f.txt", "ADDED a/n");
+        Change moved = changes.get(2);
+        assertThat(moved.type()).isEqualTo(ChangeType.MOVED);
+        assertThat(moved.path()).isEqualTo(n.resolve("f.txt"));
+        assertThat(moved.previousPath()).isEqualTo(a.resolve("f.txt"));
+        Change added = changes.get(0).path().equals(a.resolve("f.txt")) ? changes.get(0) : changes.get(1);
+        assertThat(moved.id()).isEqualTo(added.id());
+        assertThat(index.lookup(n.resolve("f.txt")).orElseThrow().id()).isEqualTo(moved.id());
+    }
+
+    /**
+     * A directory listed in parts is applied part by part, each in its own transaction, so a newer scan can claim the
+     * directory between two parts. From then on the older scan's parts must not be applied (what the newer scan saw
+     * stands), and neither may its check for missing rows run: here its last part still lists a file the newer scan
+     * found deleted, which applying it would bring back.
+     */
+    @Test
+    void partsAfterANewerScanClaimedTheDirectoryAreNotApplied() throws Exception {
+        String[] spec = new String[11];
+        spec[0] = "big/";
+        for (int i = 0; i < 10; i++) {
+            spec[i + 1] = "big/f" + i;
+        }
+        Path root = tree(spec);
+        Path big = root.resolve("big");
+        FsIndex index = openIndex();
+        index.scan(root);
+        FileSink.Directory dir = new FileSink.Directory(index.lookup(big).orElseThrow().id(),
+                index.lookup(root).orElseThrow().id(), "big", big);
+        List<WalkedEntry> listing = new NioWalker().list(big).entries();
+        Files.writeString(big.resolve("new"), "created after the older scan listed big");
+
+        Path deleted = big.resolve(listing.get(7).name());
+        try (Connection c = index.db.connect()) {
+            SqlFileSink sink = sink(index, c, index.insertScanRow(c, root.toString()));
+            SqlFileSink.PartTally parts = new SqlFileSink.PartTally();
+            assertThat(sink.applyPart(dir, listing.subList(0, 5), parts, false).unchanged()).isEqualTo(5);
+
+            Files.delete(deleted);
+            index.scan(root);                   // newer: claims big, records the deletion and the new file
+            assertThat(index.lookup(deleted)).isEmpty();
+
+            FileSink.Applied last = sink.applyPart(dir, listing.subList(5, 10), parts, true);
+            assertThat(last.unchanged()).isZero();
+            assertThat(last.skipped()).isEqualTo(5);
+            sink.finish(true);
+        }
+        assertThat(index.lookup(deleted)).isEmpty();
+        assertThat(index.lookup(big.resolve("new"))).isPresent();
+        assertThat(index.children(big)).hasSize(10);
+    }
+}
