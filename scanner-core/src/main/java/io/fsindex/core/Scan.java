@@ -541,7 +541,9 @@ final class Scan {
             if (!options.followSymlinks()) {
                 FileStat now = statOrNull(path);
                 if (now != null && !now.isDirectory()) {
-                    return failedAfter(held[0], Listed.failed(path, null, true, now, held[0] == null));
+                    // Replaced, maybe by a link to a directory, which listing would have followed: what was listed
+                    // may not be this directory's content, so the part not queued yet is dropped.
+                    return failedAfter(null, Listed.failed(path, null, true, now, first[0]));
                 }
             }
             Listed last = held[0];
