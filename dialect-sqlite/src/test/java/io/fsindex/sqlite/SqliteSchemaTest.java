@@ -112,6 +112,17 @@ class SqliteSchemaTest {
         assertThat(dump(url())).isEqualTo(before);
     }
 
+    /** A leftover table of a later version (here the feed's) is refused by name, not left to fail the migration. */
+    @Test
+    void anyFsindexTableWithoutVersionRecordIsNamed() throws Exception {
+        RawSqlite.execute(url(), "CREATE TABLE fsindex_changes (seq INTEGER PRIMARY KEY)");
+
+        assertThatThrownBy(() -> open(SchemaMode.MIGRATE))
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("found table fsindex_changes but no fsindex_schema version record");
+        assertThat(tableNames(url())).containsExactly("fsindex_changes");
+    }
+
     @Test
     void tablesWithTheNamesButNoVersionRecordAreNotTouched() throws Exception {
         RawSqlite.execute(url(), "CREATE TABLE fsindex_files (id INTEGER PRIMARY KEY, something_else TEXT)");

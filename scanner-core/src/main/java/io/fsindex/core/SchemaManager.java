@@ -101,10 +101,14 @@ final class SchemaManager {
     int version(Connection c) throws SQLException {
         Map<String, String> tables = tables(c);
         if (!tables.containsKey(key(t.schemaName()))) {
-            if (tables.containsKey(key(t.filesName())) || tables.containsKey(key(t.scansName()))) {
-                throw new SchemaException("found table " + (tables.containsKey(key(t.filesName())) ? t.filesName()
-                        : t.scansName()) + " but no " + t.schemaName() + " version record: these tables were not"
-                        + " created by fsindex, or their version record was removed; refusing to touch them");
+            // Any of fsindex's table names, not only files and scans: a leftover one would otherwise make the first
+            // migration fail with the engine's "already exists" (which PostgreSQL treats as a retryable race).
+            for (String name : expectedColumns(CURRENT_VERSION).keySet()) {
+                if (tables.containsKey(key(name))) {
+                    throw new SchemaException("found table " + name + " but no " + t.schemaName() + " version"
+                            + " record: these tables were not created by fsindex, or their version record was"
+                            + " removed; refusing to touch them");
+                }
             }
             return 0;
         }
