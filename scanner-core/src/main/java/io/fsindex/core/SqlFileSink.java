@@ -317,23 +317,19 @@ final class SqlFileSink implements FileSink {
         if (parts.lost) {
             return new Listing(dir, part).notOwned();
         }
-        long[] listable = {0};
-        Applied applied = write(conn -> {
+        Listing applied = write(conn -> {
             Listing l = new Listing(dir, part, true);
-            Applied a = applyWave(List.of(l)).get(0);
-            listable[0] = l.owned ? l.listable() : -1;
+            applyWave(List.of(l));
             if (l.owned && last) {
                 markMissing(dir, parts.listable + l.listable());
             }
-            return a;
+            return l;
         });
-        if (listable[0] < 0) {
-            parts.lost = true;
-        } else {
-            parts.listable += listable[0];
-        }
-        parts.add(applied);
-        return applied;
+        Applied a = applied.result();
+        parts.lost = !applied.owned;
+        parts.listable += applied.owned ? applied.listable() : 0;
+        parts.add(a);
+        return a;
     }
 
     /**
@@ -524,6 +520,11 @@ final class SqlFileSink implements FileSink {
                     skipped + Math.max(0, triedInserting - inserted));
         }
 
+        /** What applying this listing did, once its wave is applied. */
+        Applied result() {
+            return owned ? applied() : notOwned();
+        }
+
         /** What applying nothing reports: every readable entry skipped (a newer scan's listing decides). */
         Applied notOwned() {
             return new Applied(List.of(), 0, 0, 0, 0, entries.stream().filter(WalkedEntry::isReadable).count());
@@ -564,18 +565,23 @@ final class SqlFileSink implements FileSink {
         }
         List<Applied> out = new ArrayList<>(wave.size());
         for (Listing l : wave) {
-            out.add(byDir.containsKey(l.dir.id()) ? l.applied() : l.notOwned());
+            out.add(l.result());
         }
         return out;
     }
 
+    /** The one listing of {@code owned} if it is a part of a directory's listing ({@link #applyPart}), else null. */
+    private static Listing onlyPart(List<Listing> owned) {
+        return owned.size() == 1 && owned.get(0).part ? owned.get(0) : null;
+    }
+
     private void applyOwned(List<Listing> owned, Map<Long, Listing> byDir) throws SQLException {
-        if (owned.size() == 1 && owned.get(0).part) {
-            Listing l = owned.get(0);
-            inPieces(l.entries.stream().map(WalkedEntry::name).toList(), st.childrenNamed, (names, n) -> {
-                try (ResultSet rs = forNames(st.childrenNamed, l.dir.id(), names, n).statement.executeQuery()) {
+        Listing part = onlyPart(owned);
+        if (part != null) {
+            inPieces(part.entries.stream().map(WalkedEntry::name).toList(), st.childrenNamed, (names, n) -> {
+                try (ResultSet rs = forNames(st.childrenNamed, part.dir.id(), names, n).statement.executeQuery()) {
                     while (rs.next()) {
-                        l.compare(rs);
+                        part.compare(rs);
                     }
                 }
             });
@@ -731,10 +737,14 @@ final class SqlFileSink implements FileSink {
         }
     }
 
+    /** A child row's place, by which a returned row is matched to the entry it was inserted for. */
+    private record ChildKey(long parent, String name) {
+    }
+
     /** Inserts the {@code n} rows from {@code from} in one statement ({@code n} a power of two). */
     private void insertRows(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
         Sql.Bound insert = q(st.insertChildren(n));
-        Map<String, Integer> byName = new HashMap<>();
+        Map<ChildKey, Integer> byName = new HashMap<>();
         for (int k = from; k < from + n; k++) {
             Listing l = rowOf[k];
             WalkedEntry e = l.entries.get(entryOf[k]);
@@ -742,12 +752,12 @@ final class SqlFileSink implements FileSink {
             insert.set(names[0], l.dir.id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
                     .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
                     .set(names[5], e.stat().linkTarget()).set(names[6], keyOf(e.stat()));
-            byName.put(l.dir.id() + "/" + e.name(), k);
+            byName.put(new ChildKey(l.dir.id(), e.name()), k);
         }
         insert.set("scan", scan);
         try (ResultSet rs = insert.statement.executeQuery()) {
             while (rs.next()) {
-                int k = byName.get(rs.getLong(2) + "/" + rs.getString(3));
+                int k = byName.get(new ChildKey(rs.getLong(2), rs.getString(3)));
                 Listing l = rowOf[k];
                 WalkedEntry e = l.entries.get(entryOf[k]);
                 l.ids[entryOf[k]] = rs.getLong(1);
@@ -1505,19 +1515,19 @@ final class SqlFileSink implements FileSink {
          */
         void inserted(List<Listing> owned) throws SQLException {
             Map<Long, Long> counts = new HashMap<>();
-            if (owned.size() == 1 && owned.get(0).part) {
+            Listing part = onlyPart(owned);
+            if (part != null) {
                 // A part of a huge directory: probing its own names is cheap, going through every row below the
                 // directory (as the statement over directories does) would cost the whole directory per part.
-                Listing l = owned.get(0);
                 long[] count = {0};
-                inPieces(l.triedNames, st.insertedNamed, (names, n) -> {
-                    try (ResultSet rs = forNames(st.insertedNamed, l.dir.id(), names, n).set("floor", floor)
+                inPieces(part.triedNames, st.insertedNamed, (names, n) -> {
+                    try (ResultSet rs = forNames(st.insertedNamed, part.dir.id(), names, n).set("floor", floor)
                             .set("scan", scan).statement.executeQuery()) {
                         rs.next();
                         count[0] += rs.getLong(1);
                     }
                 });
-                counts.put(l.dir.id(), count[0]);
+                counts.put(part.dir.id(), count[0]);
             } else {
                 long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
                 try (ResultSet rs = forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", floor)
@@ -1541,7 +1551,7 @@ final class SqlFileSink implements FileSink {
             AddedRows added = new AddedRows(withRows.stream().mapToLong(l -> l.dir.id()).toArray(),
                     withRows.stream().map(l -> l.dir.path().toString()).toArray(String[]::new),
                     withRows.stream().mapToLong(l -> l.inserted).toArray(),
-                    owned.size() == 1 && owned.get(0).part ? owned.get(0).triedNames : null);
+                    part != null ? part.triedNames : null);
             if (locked) {
                 write(added);
             } else {

@@ -101,16 +101,16 @@ final class Statements {
     static final String[][] ROW_PARAMS = java.util.stream.IntStream.range(0, INSERT_ROWS)
             .mapToObj(i -> java.util.stream.Stream.of("parent", "name", "kind", "size", "mtime", "link", "key")
                     .map(p -> p + i).toArray(String[]::new)).toArray(String[][]::new);
-    private final java.util.function.IntFunction<Sql> renderInsertChildren;
-    private final Sql[] insertChildrenBySize = new Sql[Integer.numberOfTrailingZeros(INSERT_ROWS) + 1];
+    /** {@link Dialect#insertChildrenReturning} by row count; null where the dialect has none. */
+    private final ByLength insertChildren;
 
     Statements(Dialect dialect, FsTables t) {
         this.t = t;
         DSLContext ctx = context(dialect);
         Field<Long> scan = param("scan", Long.class);
         upsertChild = Sql.render(ctx, dialect.upsertChild(t));
-        renderInsertChildren = dialect.insertChildrenReturning(t, 1) == null ? null
-                : rows -> Sql.render(ctx, dialect.insertChildrenReturning(t, rows));
+        insertChildren = dialect.insertChildrenReturning(t, 1) == null ? null
+                : new ByLength(rows -> Sql.render(ctx, dialect.insertChildrenReturning(t, rows)), INSERT_ROWS);
         insertChild = Sql.render(ctx, dialect.insertChild(t));
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
@@ -286,17 +286,17 @@ final class Statements {
     static final class ForIds<T> {
         /** The longest list of directories one statement takes: a group's ({@link Scan#GROUP_DIRECTORIES}). */
         static final int MAX_IDS = Scan.GROUP_DIRECTORIES;
-        private final Class<T> type;
-        private final java.util.function.Function<java.util.List<Field<T>>, Sql> render;
-        private final int max;
-        private final Sql[] bySize;
+        private final ByLength byLength;
 
         /** @param max the longest list one statement takes, a power of two */
         private ForIds(Class<T> type, java.util.function.Function<java.util.List<Field<T>>, Sql> render, int max) {
-            this.type = type;
-            this.render = render;
-            this.max = max;
-            this.bySize = new Sql[Integer.numberOfTrailingZeros(max) + 1];
+            this.byLength = new ByLength(length -> {
+                java.util.List<Field<T>> params = new java.util.ArrayList<>(length);
+                for (int i = 0; i < length; i++) {
+                    params.add(param(ID_PARAMS[i], type));
+                }
+                return render.apply(params);
+            }, max);
         }
 
         static ForIds<Long> ofIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render) {
@@ -314,49 +314,34 @@ final class Statements {
 
         /** The longest list one statement takes. */
         int max() {
-            return max;
+            return byLength.max;
         }
 
         /** The statement for {@code count} ids (1 to {@link #max}), rendered the first time it is needed. */
         Sql forCount(int count) {
-            if (count < 1 || count > max) {
-                throw new IllegalArgumentException(count + " ids; 1 to " + max + " go in one statement");
-            }
-            int slot = slotOf(count);
-            Sql sql = bySize[slot];
-            if (sql == null) {
-                // Rendering twice in a race is harmless: Sql is immutable and either copy serves.
-                java.util.List<Field<T>> ids = new java.util.ArrayList<>();
-                for (int i = 0; i < 1 << slot; i++) {
-                    ids.add(param(ID_PARAMS[i], type));
-                }
-                sql = render.apply(ids);
-                bySize[slot] = sql;
-            }
-            return sql;
+            return byLength.forCount(count);
         }
 
         /** Binds {@code ids} (as long as {@link #forCount} was given) to {@code :d0…}, padding the rest. */
         static Sql.Bound bind(Sql.Bound q, long[] ids, int count) throws java.sql.SQLException {
-            int size = 1 << slotOf(count);      // the length forCount(count) rendered
-            for (int i = 0; i < size; i++) {
-                q.set(ID_PARAMS[i], ids[Math.min(i, count - 1)]);
-            }
-            return q;
+            return bind(count, i -> q.set(ID_PARAMS[i], ids[Math.min(i, count - 1)]), q);
         }
 
         /** Binds {@code names} (as many as {@link #forCount} was given) to {@code :d0…}, padding the rest. */
         static Sql.Bound bind(Sql.Bound q, String[] names, int count) throws java.sql.SQLException {
-            int size = 1 << slotOf(count);
-            for (int i = 0; i < size; i++) {
-                q.set(ID_PARAMS[i], names[Math.min(i, count - 1)]);
-            }
-            return q;
+            return bind(count, i -> q.set(ID_PARAMS[i], names[Math.min(i, count - 1)]), q);
         }
 
-        /** The power of two, as an exponent, of the shortest rendered list that takes {@code count} ids. */
-        private static int slotOf(int count) {
-            return 32 - Integer.numberOfLeadingZeros(count - 1);
+        private interface BindOne {
+            void bind(int i) throws java.sql.SQLException;
+        }
+
+        /** Binds every parameter of the length {@link #forCount}{@code (count)} rendered. */
+        private static Sql.Bound bind(int count, BindOne each, Sql.Bound q) throws java.sql.SQLException {
+            for (int i = 0; i < ByLength.lengthFor(count); i++) {
+                each.bind(i);
+            }
+            return q;
         }
 
         /** The longest list any statement takes: the file identities of {@link #knownKeys}. */
@@ -367,28 +352,57 @@ final class Statements {
                 .mapToObj(i -> "d" + i).toArray(String[]::new);
     }
 
+    /**
+     * A statement rendered for lengths that are powers of two up to a maximum (a list of ids, rows of an insert),
+     * each the first time it is needed, so a scan prepares a handful of them however its lists vary.
+     */
+    static final class ByLength {
+        private final java.util.function.IntFunction<Sql> render;
+        private final int max;
+        private final Sql[] bySlot;
+
+        /** @param max the longest length, a power of two */
+        ByLength(java.util.function.IntFunction<Sql> render, int max) {
+            this.render = render;
+            this.max = max;
+            this.bySlot = new Sql[Integer.numberOfTrailingZeros(max) + 1];
+        }
+
+        /** The statement of the shortest rendered length that takes {@code count} (1 to the maximum). */
+        Sql forCount(int count) {
+            if (count < 1 || count > max) {
+                throw new IllegalArgumentException(count + " items; 1 to " + max + " go in one statement");
+            }
+            int slot = Integer.numberOfTrailingZeros(lengthFor(count));
+            Sql sql = bySlot[slot];
+            if (sql == null) {
+                // Rendering twice in a race is harmless: Sql is immutable and either copy serves.
+                sql = render.apply(1 << slot);
+                bySlot[slot] = sql;
+            }
+            return sql;
+        }
+
+        /** The shortest rendered length that takes {@code count}: the power of two at or above it. */
+        static int lengthFor(int count) {
+            return 1 << (32 - Integer.numberOfLeadingZeros(count - 1));
+        }
+    }
+
     /** Whether {@link #insertChildren} exists: new rows' ids come back from the insert itself. */
     boolean insertsReturnIds() {
-        return renderInsertChildren != null;
+        return insertChildren != null;
     }
 
     /**
-     * {@link Dialect#insertChildrenReturning} for {@code rows} rows, a power of two up to {@link #INSERT_ROWS},
-     * rendered the first time it is needed. Only powers of two, so that a scan prepares a handful of these large
-     * statements, and a shorter list goes as a few of them rather than padded (a padded row would be a conflicting
-     * insert).
+     * {@link Dialect#insertChildrenReturning} for {@code rows} rows, a power of two up to {@link #INSERT_ROWS}: a
+     * shorter list goes as a few of these rather than padded, since a padded row would be a conflicting insert.
      */
     Sql insertChildren(int rows) {
-        if (Integer.bitCount(rows) != 1 || rows > INSERT_ROWS) {
-            throw new IllegalArgumentException(rows + " rows; a power of two up to " + INSERT_ROWS + " go in one");
+        if (Integer.bitCount(rows) != 1) {
+            throw new IllegalArgumentException(rows + " rows; a power of two go in one statement");
         }
-        int slot = Integer.numberOfTrailingZeros(rows);
-        Sql sql = insertChildrenBySize[slot];
-        if (sql == null) {
-            sql = renderInsertChildren.apply(rows);         // a race renders it twice, harmlessly
-            insertChildrenBySize[slot] = sql;
-        }
-        return sql;
+        return insertChildren.forCount(rows);
     }
 
     private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {
