@@ -19,7 +19,7 @@ import java.util.TreeSet;
 /** Creates, upgrades and checks fsindex's tables, with the version recorded in the {@code <prefix>schema} table. */
 final class SchemaManager {
     /** The schema version this build of fsindex writes and reads. */
-    static final int CURRENT_VERSION = 2;
+    static final int CURRENT_VERSION = 3;
 
     private final Database db;
     private final FsTables t;
@@ -135,17 +135,24 @@ final class SchemaManager {
         }
     }
 
-    /** Splits a DDL script into statements: {@code ;} at a line's end ends one; {@code --} lines are comments. */
+    /**
+     * Splits a DDL script into statements: {@code ;} at a line's end ends one, except inside a {@code $$}-quoted
+     * body (a PostgreSQL function's); {@code --} lines are comments.
+     */
     static List<String> statements(String script, String prefix) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
+        boolean inBody = false;
         for (String line : script.replace("${prefix}", prefix).split("\n")) {
             String trimmed = line.strip();
             if (trimmed.startsWith("--") || trimmed.isEmpty()) {
                 continue;
             }
             current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
+            if (line.split("\\$\\$", -1).length % 2 == 0) {
+                inBody = !inBody;           // an odd number of $$ on the line opens or closes a body
+            }
+            if (!inBody && trimmed.endsWith(";")) {
                 String sql = current.toString().strip();
                 out.add(sql.substring(0, sql.length() - 1));
                 current.setLength(0);

@@ -52,4 +52,22 @@ class SchemaManagerTest {
                 + " ${prefix}files (id));", "app_"))
                 .containsExactly("CREATE TABLE app_files (parent INTEGER REFERENCES app_files (id))");
     }
+
+    @Test
+    void aDollarQuotedBodyIsOneStatementWhateverItsLinesEndWith() {
+        String script = """
+                CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    DELETE FROM t WHERE x = ';';
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER g AFTER DELETE ON t FOR EACH STATEMENT EXECUTE FUNCTION f();
+                DO $$ BEGIN PERFORM 1; END $$;
+                """;
+        assertThat(SchemaManager.statements(script, "")).containsExactly(
+                "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n    DELETE FROM t WHERE x = ';';\n"
+                        + "    RETURN NULL;\nEND $$",
+                "CREATE TRIGGER g AFTER DELETE ON t FOR EACH STATEMENT EXECUTE FUNCTION f()",
+                "DO $$ BEGIN PERFORM 1; END $$");
+    }
 }

@@ -1,0 +1,162 @@
+package io.fsindex.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fsindex.core.FsIndex;
+import io.fsindex.core.spi.FsTables;
+import io.fsindex.testkit.TestDatabase;
+import java.sql.SQLException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Schema version 3 enforces the files table's references to its parent and its scan with statement triggers instead
+ * of foreign keys; these tests hold them to what the foreign keys promised, on the real server, including against a
+ * concurrent transaction.
+ */
+class PostgresReferencesTest {
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final TestDatabase db = PostgresTestServer.database();
+    private final String prefix = TestDatabase.freshPrefix();
+    private final FsTables t = new FsTables(prefix);
+    private PgSession one;
+    private PgSession two;
+    private long scan;
+
+    @BeforeEach
+    void openIndexAndSessions() throws Exception {
+        db.builder(prefix).build().close();          // creates the schema at the current version
+        one = new PgSession(db, t);
+        two = new PgSession(db, t);
+        scan = one.newScan();
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        executor.shutdownNow();
+        one.close();
+        two.close();
+    }
+
+    @Test
+    void aRowNamingAParentOrScanThatDoesNotExistIsRefusedWithTheForeignKeysError() throws Exception {
+        long dir = insert(one, null, "top", "DIRECTORY", scan);
+
+        assertForeignKeyViolation(() -> insert(one, 987_654_321L, "orphan", "FILE", scan));
+        assertForeignKeyViolation(() -> insert(one, dir, "unscanned", "FILE", 987_654_321L));
+        long file = insert(one, dir, "f", "FILE", scan);
+        assertForeignKeyViolation(() -> one.execute("UPDATE " + t.filesName() + " SET parent = 987654321 WHERE id = "
+                + file));
+        assertForeignKeyViolation(() -> one.execute("DELETE FROM " + t.scansName() + " WHERE id = " + scan));
+
+        // Updates that leave the references alone pass, and so does a multi-row insert whose parents all exist.
+        one.execute("UPDATE " + t.filesName() + " SET size = 7 WHERE id = " + file);
+        one.execute("INSERT INTO " + t.filesName() + " (parent, name, kind, scan_id) VALUES (" + dir + ", 'a', 'FILE', "
+                + scan + "), (" + file + ", 'b', 'FILE', " + scan + "), (" + dir + ", 'c', 'FILE', " + scan + ")");
+        assertThat(one.queryLong("SELECT count(*) FROM " + t.filesName())).isEqualTo(5);
+    }
+
+    @Test
+    void deletingARowDeletesEveryRowBelowIt() throws Exception {
+        long top = insert(one, null, "top", "DIRECTORY", scan);
+        long parent = top;
+        for (int depth = 0; depth < 300; depth++) {   // deeper than a trigger calling itself per level could go
+            insert(one, parent, "f" + depth, "FILE", scan);
+            parent = insert(one, parent, "d" + depth, "DIRECTORY", scan);
+        }
+        long other = insert(one, null, "other", "DIRECTORY", scan);
+        insert(one, other, "kept", "FILE", scan);
+
+        one.execute("DELETE FROM " + t.filesName() + " WHERE id = " + top);
+
+        assertThat(one.queryLong("SELECT count(*) FROM " + t.filesName())).isEqualTo(2);
+    }
+
+    /** As with a foreign key, the insert's check locks the parent, so it waits for the delete and then fails. */
+    @Test
+    void aChildInsertedWhileItsParentIsBeingDeletedWaitsAndThenFails() throws Exception {
+        long dir = insert(one, null, "top", "DIRECTORY", scan);
+        one.begin();
+        one.execute("DELETE FROM " + t.filesName() + " WHERE id = " + dir);
+
+        Future<Long> child = executor.submit(() -> insert(two, dir, "late", "FILE", scan));
+        assertThat(one.awaitLockWait(two.pid, child)).as("the insert must wait for the deleting transaction").isTrue();
+        one.commit();
+
+        assertThatThrownBy(() -> child.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class)
+                .cause().satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("23503"));
+        assertThat(one.queryLong("SELECT count(*) FROM " + t.filesName())).isZero();
+    }
+
+    /** The other order: the delete waits for the inserting transaction, and then takes its committed child along. */
+    @Test
+    void aParentDeletedWhileAChildIsBeingInsertedTakesTheCommittedChildAlong() throws Exception {
+        long dir = insert(one, null, "top", "DIRECTORY", scan);
+        two.begin();
+        insert(two, dir, "early", "FILE", scan);
+
+        Future<?> delete = executor.submit(() -> {
+            one.execute("DELETE FROM " + t.filesName() + " WHERE id = " + dir);
+            return null;
+        });
+        assertThat(two.awaitLockWait(one.pid, delete)).as("the delete must wait for the inserting transaction")
+                .isTrue();
+        two.commit();
+        delete.get(30, TimeUnit.SECONDS);
+
+        assertThat(one.queryLong("SELECT count(*) FROM " + t.filesName())).isZero();
+    }
+
+    /** A version-2 database (foreign keys) is upgraded in place: rows kept, keys replaced by the triggers. */
+    @Test
+    void aVersionTwoDatabaseIsUpgradedKeepingItsRows() throws Exception {
+        String old = TestDatabase.freshPrefix();
+        FsTables o = new FsTables(old);
+        PostgresDialect dialect = new PostgresDialect();
+        one.begin();
+        for (int version = 1; version <= 2; version++) {
+            one.execute(dialect.schemaScript(version).orElseThrow().replace("${prefix}", old));
+        }
+        one.commit();
+        long oldScan = one.queryLong("INSERT INTO " + o.scansName() + " (root, state, started_at)"
+                + " VALUES ('/', 'COMPLETED', 0) RETURNING id");
+        long dir = one.queryLong("INSERT INTO " + o.filesName() + " (parent, name, kind, scan_id)"
+                + " VALUES (NULL, 'top', 'DIRECTORY', " + oldScan + ") RETURNING id");
+        one.execute("INSERT INTO " + o.filesName() + " (parent, name, kind, scan_id) VALUES (" + dir + ", 'f', 'FILE', "
+                + oldScan + ")");
+        assertThat(foreignKeysOfFiles(o)).isEqualTo(3);
+
+        try (FsIndex index = db.builder(old).build()) {
+            assertThat(index.info(1).schemaVersion()).isEqualTo(3);
+        }
+        assertThat(one.queryLong("SELECT count(*) FROM " + o.filesName())).isEqualTo(2);
+        assertThat(foreignKeysOfFiles(o)).as("only content_hash stays a foreign key").isEqualTo(1);
+        one.execute("DELETE FROM " + o.filesName() + " WHERE id = " + dir);
+        assertThat(one.queryLong("SELECT count(*) FROM " + o.filesName())).isZero();
+    }
+
+    private long foreignKeysOfFiles(FsTables tables) throws SQLException {
+        return one.queryLong("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid = ?::regclass",
+                tables.filesName());
+    }
+
+    private long insert(PgSession session, Long parent, String name, String kind, long scanId) throws SQLException {
+        return session.queryLong("INSERT INTO " + t.filesName() + " (parent, name, kind, scan_id)"
+                + " VALUES (?, ?, ?, ?) RETURNING id", parent, name, kind, scanId);
+    }
+
+    private interface Statement {
+        void run() throws Exception;
+    }
+
+    private static void assertForeignKeyViolation(Statement statement) {
+        assertThatThrownBy(statement::run).isInstanceOf(SQLException.class)
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("23503"));
+    }
+}
