@@ -57,6 +57,13 @@ class PostgresRenderTest {
                 + " where fsindex_files.scan_id <= :scan");
     }
 
+    /** New children of a directory the scan inserted go in by COPY, in the columns of Dialect.ChildLoader's text. */
+    @Test
+    void childLoaderCopiesTheLoadedColumns() {
+        assertThat(PostgresDialect.copyChildren(t)).isEqualTo("COPY fsindex_files"
+                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id) FROM STDIN");
+    }
+
     @Test
     void claimDirectory() {
         assertThat(render(dialect.claimDirectory(t))).isEqualTo(

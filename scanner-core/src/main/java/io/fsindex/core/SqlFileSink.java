@@ -61,6 +61,18 @@ final class SqlFileSink implements FileSink {
     private final ContentHasher hasher = new ContentHasher();
     /** Each statement prepared once on {@link #c} for the whole scan; closed by {@link #finish}. */
     private final Map<Sql, Sql.Bound> prepared = new IdentityHashMap<>();
+    /**
+     * Directories this scan inserted and claimed in one transaction and has not listed yet: no other scan can know
+     * their ids before they commit, nor claim them after (this scan's claim is newer than any older scan's), so no row
+     * but the ones this scan writes can ever be below them, and their new children go in by the engine's bulk loader.
+     * Held only where there is one; a directory leaves when it is listed, so the set is as big as the walk's frontier.
+     */
+    private final Set<Long> freshDirs = new HashSet<>();
+    /** Set once a bulk load failed: the scan's retry, and the rest of it, insert with conflict handling instead. */
+    private boolean loadRefused;
+    /** Rows sent through the bulk loader, for tests that must know it was used. */
+    private long loadedRows;
+    private final ChildRowsText loadText = new ChildRowsText();
     /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
     private long removedEarly;
     private long removedInTransaction;
@@ -100,6 +112,11 @@ final class SqlFileSink implements FileSink {
             b.statement.clearBatch();
         }
         return b;
+    }
+
+    /** Rows this sink has bulk-loaded (see {@link #freshDirs}), counting those of transactions retried since. */
+    long loadedRows() {
+        return loadedRows;
     }
 
     /**
@@ -327,6 +344,9 @@ final class SqlFileSink implements FileSink {
         });
         Applied a = applied.result();
         parts.lost = !applied.owned;
+        if (last || parts.lost) {
+            freshDirs.remove(dir.id());
+        }
         parts.listable += applied.owned ? applied.listable() : 0;
         parts.add(a);
         return a;
@@ -403,6 +423,9 @@ final class SqlFileSink implements FileSink {
         Listing(Directory dir, List<WalkedEntry> entries) {
             this(dir, entries, false);
         }
+
+        /** The directory is one of {@link #freshDirs}: nothing but this listing's rows can be below it. */
+        boolean fresh;
 
         Listing(Directory dir, List<WalkedEntry> entries, boolean part) {
             this.dir = dir;
@@ -551,6 +574,8 @@ final class SqlFileSink implements FileSink {
         List<Listing> owned = new ArrayList<>();
         Map<Long, Listing> byDir = new HashMap<>();
         for (Listing l : wave) {
+            // Listed once (a huge directory part by part, leaving with its last part or when lost).
+            l.fresh = l.part ? freshDirs.contains(l.dir.id()) : freshDirs.remove(l.dir.id());
             Long by = listedBy.get(l.dir.id());
             if (by != null && by <= scan) {
                 // Not claimed since by a newer scan (nor gone): this scan's listing applies.
@@ -695,17 +720,34 @@ final class SqlFileSink implements FileSink {
         // No per-row counts wanted (drivers that rewrite batches cannot give them): ChangeLog.inserted counts what
         // went in, per directory, and a name a newer scan inserted meanwhile is what the listing tried but skipped.
         BatchRunner inserts = new BatchRunner(insert.statement, (tag, count) -> { });
+        boolean loading = st.childLoader != null && !loadRefused;
         for (Listing l : owned) {
+            boolean load = loading && l.fresh;
             for (int i : l.insertOrder()) {
                 WalkedEntry e = l.entries.get(i);
                 if (e.isReadable() && l.ids[i] == 0) {
-                    bindEntry(insert, l.dir.id(), e.name(), e.stat());
-                    inserts.add(0);
+                    if (load) {
+                        loadText.add(l.dir.id(), e.name(), e.stat(), keyOf(e.stat()), scan);
+                    } else {
+                        bindEntry(insert, l.dir.id(), e.name(), e.stat());
+                        inserts.add(0);
+                    }
                     l.tryInserting(i);
                 }
             }
         }
         inserts.flush();
+        if (loadText.rows() > 0) {
+            try {
+                st.childLoader.load(c, loadText.stream());
+                loadedRows += loadText.rows();
+            } catch (SQLException e) {
+                loadRefused = true;
+                throw e;
+            } finally {
+                loadText.clear();
+            }
+        }
     }
 
     /**
@@ -823,10 +865,11 @@ final class SqlFileSink implements FileSink {
 
     /** Claims the listings' subdirectories for this scan, in one batch, and lists the ones won on each listing. */
     private void claimSubdirectories(List<Listing> owned) throws SQLException {
-        Map<Long, Map<String, Long>> inserted = null;
+        Map<Long, Map<String, ChildDirectory>> inserted = null;
         LongList toClaim = new LongList();
         List<Listing> claimers = new ArrayList<>();
         List<String> names = new ArrayList<>();
+        Set<Long> insertedHere = new HashSet<>();
         for (Listing l : owned) {
             for (int i = 0; i < l.entries.size(); i++) {
                 WalkedEntry e = l.entries.get(i);
@@ -839,7 +882,11 @@ final class SqlFileSink implements FileSink {
                     if (inserted == null) {
                         inserted = childDirectoryIds(owned);
                     }
-                    id = inserted.getOrDefault(l.dir.id(), Map.of()).getOrDefault(e.name(), 0L);
+                    ChildDirectory child = inserted.getOrDefault(l.dir.id(), Map.of()).get(e.name());
+                    id = child == null ? 0 : child.id();
+                    if (child != null && child.scanId() == scan && st.childLoader != null) {
+                        insertedHere.add(id);   // absent when read, written by this scan: its insert just now
+                    }
                 }
                 // The claim itself checks the row's kind as it is now.
                 if (id != 0) {
@@ -855,6 +902,9 @@ final class SqlFileSink implements FileSink {
         for (int i = 0; i < claimed.length; i++) {
             Listing l = claimers.get(i);
             if (claimed[i]) {
+                if (insertedHere.contains(toClaim.get(i))) {
+                    freshDirs.add(toClaim.get(i));
+                }
                 l.subdirectories.add(new Directory(toClaim.get(i), l.dir.id(), names.get(i),
                         l.dir.path().resolve(names.get(i))));
             } else {
@@ -1092,12 +1142,17 @@ final class SqlFileSink implements FileSink {
     }
 
     /** The ids of the directory rows below the listings' directories, by parent and name, in one query. */
-    private Map<Long, Map<String, Long>> childDirectoryIds(List<Listing> owned) throws SQLException {
+    /** A subdirectory's row as read back after the listing's inserts. */
+    private record ChildDirectory(long id, long scanId) {
+    }
+
+    private Map<Long, Map<String, ChildDirectory>> childDirectoryIds(List<Listing> owned) throws SQLException {
         long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
-        Map<Long, Map<String, Long>> ids = new HashMap<>();
+        Map<Long, Map<String, ChildDirectory>> ids = new HashMap<>();
         try (ResultSet rs = forIds(st.childDirectoriesOf, dirIds, dirIds.length).statement.executeQuery()) {
             while (rs.next()) {
-                ids.computeIfAbsent(rs.getLong(2), k -> new HashMap<>()).put(rs.getString(3), rs.getLong(1));
+                ids.computeIfAbsent(rs.getLong(2), k -> new HashMap<>())
+                        .put(rs.getString(3), new ChildDirectory(rs.getLong(1), rs.getLong(4)));
             }
         }
         return ids;
@@ -1175,10 +1230,12 @@ final class SqlFileSink implements FileSink {
      */
     @Override
     public void unreadable(Directory dir) {
+        freshDirs.remove(dir.id());
     }
 
     @Override
     public void vanished(Directory dir, FileStat replacement) {
+        freshDirs.remove(dir.id());
         write(conn -> {
             // The directory's own row lives in its parent's listing: a newer scan that listed the parent has the say.
             if (!mayWriteUnder(dir.parentId())) {

@@ -103,6 +103,8 @@ final class Statements {
                     .map(p -> p + i).toArray(String[]::new)).toArray(String[][]::new);
     /** {@link Dialect#insertChildrenReturning} by row count; null where the dialect has none. */
     private final ByLength insertChildren;
+    /** {@link Dialect#childLoader}; null where the dialect has none. */
+    final Dialect.ChildLoader childLoader;
 
     Statements(Dialect dialect, FsTables t) {
         this.t = t;
@@ -112,6 +114,7 @@ final class Statements {
         insertChildren = dialect.insertChildrenReturning(t, 1) == null ? null
                 : new ByLength(rows -> Sql.render(ctx, dialect.insertChildrenReturning(t, rows)), INSERT_ROWS);
         insertChild = Sql.render(ctx, dialect.insertChild(t));
+        childLoader = dialect.childLoader(t);
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
         updateChild = Sql.render(ctx, ctx.update(t.files)
@@ -243,7 +246,8 @@ final class Statements {
         owners = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedWhereConcurrent(
                 ctx.select(t.id, t.listedBy).from(t.files).where(t.id.in(ids)))));
         childrenOf = ForIds.ofIds(ids -> Sql.render(ctx, selectFiles(ctx).where(t.parent.in(ids))));
-        childDirectoriesOf = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name).from(t.files)
+        childDirectoriesOf = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.scanId)
+                .from(t.files)
                 .where(t.parent.in(ids)).and(t.kind.eq(inline("DIRECTORY")))));
         knownKeys = ForIds.ofIds(keys -> Sql.render(ctx, ctx.selectDistinct(t.fileKey).from(t.files)
                 .where(t.fileKey.in(keys))), ForIds.MAX_KEYS);

@@ -76,6 +76,48 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
     }
 
     /**
+     * The children of a directory the scan inserted itself, and only those, go through the engine's bulk loader where
+     * it has one ({@link io.fsindex.core.spi.Dialect#childLoader}): no other row can be below such a directory. Each
+     * row is recorded once, and added to the feed once, whichever way it went in.
+     */
+    @Test
+    void childrenOfADirectoryTheScanInsertedGoThroughTheBulkLoaderOnly() throws Exception {
+        Path root = tree("seed.txt", "old/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long oldId = index.lookup(root.resolve("old")).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        Path a = Files.createDirectories(root.resolve("a/b"));
+        Files.writeString(root.resolve("a/x.txt"), "x");
+        Files.writeString(root.resolve("a/b/y.txt"), "y");
+        Files.writeString(root.resolve("old/z.txt"), "z");
+        NioWalker walker = new NioWalker();
+
+        long loaded;
+        try (Connection c = index.db.connect()) {
+            SqlFileSink sink = sink(index, c, index.insertScanRow(c, root.toString()));
+            List<SqlFileSink.GroupResult> results = sink.applyGroup(
+                    Arrays.asList(root, root.resolve("old"), root.resolve("a"), a),
+                    Arrays.asList(new FileSink.Directory(rootId, 0, root.getFileName().toString(), root),
+                            new FileSink.Directory(oldId, rootId, "old", root.resolve("old")), null, null),
+                    List.of(walker.list(root).entries(), walker.list(root.resolve("old")).entries(),
+                            walker.list(root.resolve("a")).entries(), walker.list(a).entries()));
+            assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
+            loaded = sink.loadedRows();
+            sink.finish(true);
+        }
+
+        // a (below the root, which this scan did not insert) and old/z.txt (below a directory it found) are
+        // inserted with conflict handling; x.txt, b and y.txt are below directories this very scan inserted.
+        assertThat(loaded).isEqualTo(index.statements.childLoader == null ? 0 : 3);
+        assertThat(index.changesSince(cursor, 100).changes()).extracting(ch -> ch.type() + " "
+                + root.relativize(ch.path())).containsExactlyInAnyOrder("ADDED a", "ADDED a/x.txt", "ADDED a/b",
+                "ADDED a/b/y.txt", "ADDED old/z.txt", "MODIFIED old");
+        assertThat(index.scan(root).added()).isZero();
+    }
+
+    /**
      * A directory listed in parts is applied part by part, each in its own transaction, so a newer scan can claim the
      * directory between two parts. From then on the older scan's parts must not be applied (what the newer scan saw
      * stands), and neither may its check for missing rows run: here its last part still lists a file the newer scan

@@ -338,6 +338,39 @@ public abstract class FilesystemConformanceTest extends IndexTest {
         assertThat(again.added() + again.deleted()).isZero();
     }
 
+    /**
+     * Names and link targets holding the characters a bulk loader's text format escapes (tab, newline, carriage
+     * return, backslash, a literal {@code \N}) are stored byte for byte, at the top of the scan and in a directory
+     * the scan itself inserts (whose children an engine may bulk-load).
+     */
+    @Test
+    void namesAndLinkTargetsWithControlCharactersAndBackslashesAreStoredExactly() throws IOException {
+        List<String> names = List.of("tab\there", "new\nline", "carriage\rreturn", "back\\slash", "\\N", "\\t",
+                "trailing\\", " spaced ", "ünïcödé ✓", "semi;colon", "quote'\"");
+        Path root = tree("fresh/");
+        for (Path dir : List.of(root, root.resolve("fresh"))) {
+            for (String name : names) {
+                Files.writeString(dir.resolve(name), name);
+            }
+            Files.createSymbolicLink(dir.resolve("link"), Path.of("to\tthe\nodd\\place"));
+        }
+        FsIndex index = openIndex();
+
+        ScanResult r = index.scan(root);
+
+        assertThat(r.errors()).isEmpty();
+        for (Path dir : List.of(root, root.resolve("fresh"))) {
+            assertThat(storedChildren(dir)).as(dir.toString()).containsAll(names).contains("link");
+            for (String name : names) {
+                assertThat(stored(dir.resolve(name)).orElseThrow().size()).as(name)
+                        .isEqualTo(name.getBytes(StandardCharsets.UTF_8).length);
+            }
+            assertThat(stored(dir.resolve("link")).orElseThrow().linkTarget()).isEqualTo("to\tthe\nodd\\place");
+        }
+        ScanResult again = index.scan(root);
+        assertThat(again.added() + again.modified() + again.deleted()).isZero();
+    }
+
     // ---------------------------------------------------------------------------------------------- a changing tree
 
     @Test

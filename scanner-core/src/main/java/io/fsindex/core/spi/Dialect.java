@@ -158,6 +158,26 @@ public interface Dialect {
         return null;
     }
 
+    /**
+     * Returns the engine's bulk loader for new child rows, or null where it has none (the default): the rows then go
+     * in as {@link #insertChild} batches. fsindex loads only rows that cannot conflict with any other, the children
+     * of a directory its scan inserted itself, so the loader needs no conflict handling.
+     */
+    default ChildLoader childLoader(FsTables t) {
+        return null;
+    }
+
+    /**
+     * Appends rows to the files table from {@code rows}: UTF-8 text, one line per row, the columns {@code parent,
+     * name, kind, size, mtime, link_target, file_key, scan_id} separated by tabs, {@code \N} for null, and backslash,
+     * tab, newline and carriage return inside a value escaped as {@code \\}, {@code \t}, {@code \n}, {@code \r} (the
+     * text format of PostgreSQL's {@code COPY} and MySQL's {@code LOAD DATA}).
+     */
+    @FunctionalInterface
+    interface ChildLoader {
+        void load(Connection c, InputStream rows) throws SQLException;
+    }
+
     /** Inserts a top-level row (a filesystem root, which has no parent), or updates it if no newer scan wrote it. */
     default Query upsertTopLevel(FsTables t) {
         // SQLite needs a WHERE before ON CONFLICT in INSERT ... SELECT, or it parses ON as a join.

@@ -1,0 +1,57 @@
+package io.fsindex.core;
+
+import io.fsindex.api.FileStat;
+import io.fsindex.core.spi.Dialect;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+/** New child rows written as the text a {@link Dialect.ChildLoader} reads; reused, one batch of rows at a time. */
+final class ChildRowsText {
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
+    private final StringBuilder line = new StringBuilder(256);
+    private int rows;
+
+    void add(long parent, String name, FileStat stat, Long fileKey, long scan) {
+        line.setLength(0);
+        line.append(parent).append('\t');
+        escaped(name).append('\t').append(stat.kind().name()).append('\t').append(stat.size()).append('\t')
+                .append(stat.mtimeNanos()).append('\t');
+        if (stat.linkTarget() == null) {
+            line.append("\\N");
+        } else {
+            escaped(stat.linkTarget());
+        }
+        line.append('\t').append(fileKey == null ? "\\N" : fileKey.toString()).append('\t').append(scan).append('\n');
+        bytes.writeBytes(line.toString().getBytes(StandardCharsets.UTF_8));
+        rows++;
+    }
+
+    private StringBuilder escaped(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            switch (ch) {
+                case '\\' -> line.append("\\\\");
+                case '\t' -> line.append("\\t");
+                case '\n' -> line.append("\\n");
+                case '\r' -> line.append("\\r");
+                default -> line.append(ch);
+            }
+        }
+        return line;
+    }
+
+    int rows() {
+        return rows;
+    }
+
+    InputStream stream() {
+        return new ByteArrayInputStream(bytes.toByteArray());
+    }
+
+    void clear() {
+        bytes.reset();
+        rows = 0;
+    }
+}
