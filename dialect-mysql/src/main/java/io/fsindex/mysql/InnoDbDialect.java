@@ -191,20 +191,15 @@ abstract class InnoDbDialect implements Dialect {
     }
 
     /**
-     * A plain {@code INSERT ... VALUES} whose duplicate branch assigns the id to itself, which leaves an existing row
-     * as it is: jOOQ renders "on conflict do nothing" as {@code INSERT IGNORE} here, which would also turn other
-     * errors into warnings. Being a plain {@code VALUES} insert, Connector/J sends a batch of them as multi-row
-     * inserts ({@code rewriteBatchedStatements}); the guarded upsert could only go one row per statement.
+     * A plain multi-row {@code INSERT ... VALUES} whose duplicate branch assigns the id to itself, which leaves an
+     * existing row as it is: jOOQ renders "on conflict do nothing" as {@code INSERT IGNORE} here, which would also turn
+     * other errors into warnings.
      */
     // Templated rather than jOOQ's onDuplicateKeyUpdate(), which on MySQL 8 adds a row alias ("as excluded") that
-    // this statement does not need and that batch rewriting need not understand.
+    // this statement does not need.
     @Override
-    public Query insertChild(FsTables t) {
-        return DSL.query("{0} on duplicate key update {1} = {1}", DSL.insertInto(t.files, t.parent, t.name, t.kind,
-                        t.size, t.mtime, t.linkTarget, t.fileKey, t.scanId, t.stale, t.listedBy)
-                .values(param("parent", Long.class), param("name", String.class), param("kind", String.class),
-                        param("size", Long.class), param("mtime", Long.class), param("link", String.class),
-                        param("key", Long.class), param("scan", Long.class), inline(0), inline(0L)), t.id);
+    public Query insertChildren(FsTables t, int rows) {
+        return DSL.query("{0} on duplicate key update {1} = {1}", Dialect.childRows(t, rows), t.id);
     }
 
     @Override

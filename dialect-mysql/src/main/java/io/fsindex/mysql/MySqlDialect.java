@@ -39,7 +39,8 @@ public final class MySqlDialect extends InnoDbDialect {
     /** Connector/J then remembers the isolation level and autocommit it set instead of asking on every borrow. */
     @Override
     Map<String, String> extraDriverProperties() {
-        // A batch of inserts goes as multi-row INSERTs (MariaDB's driver sends insert batches in bulk by default).
+        // A batch of inserts (feed rows) goes as multi-row INSERTs (MariaDB's driver sends insert batches in bulk by
+        // default).
         return Map.of("useLocalSessionState", "true", "rewriteBatchedStatements", "true");
     }
 }

@@ -49,7 +49,7 @@ class MariaDbRenderTest {
 
     /** The same plain insert as on MySQL (no row alias on either). */
     @Test
-    void insertChildIsAPlainInsertThatLeavesADuplicateAlone() {
-        assertThat(r.sql(dialect.insertChild(TABLES))).isEqualTo(MySqlRenderTest.INSERT_CHILD);
+    void insertChildrenIsAPlainInsertThatLeavesADuplicateAlone() {
+        assertThat(r.sql(dialect.insertChildren(TABLES, 2))).isEqualTo(MySqlRenderTest.INSERT_CHILDREN);
     }
 }

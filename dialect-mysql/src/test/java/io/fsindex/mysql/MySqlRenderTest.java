@@ -15,8 +15,9 @@ class MySqlRenderTest {
     private final MySqlDialect dialect = new MySqlDialect();
     private final Rendered r = new Rendered(dialect);
 
-    static final String INSERT_CHILD = "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id,"
-                + " stale, listed_by) values (:parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0)"
+    static final String INSERT_CHILDREN = "insert into fsindex_files (parent, name, kind, size, mtime, link_target,"
+                + " file_key, scan_id, stale, listed_by) values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0,"
+                + " :scan, 0, 0), (:parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0, 0)"
                 + " on duplicate key update id = id";
 
     static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
@@ -72,9 +73,9 @@ class MySqlRenderTest {
                 .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) for share");
     }
 
-    /** New names go as a plain VALUES insert (sent as multi-row inserts); a duplicate is left as it is. */
+    /** New names go as a plain multi-row VALUES insert; a duplicate is left as it is. */
     @Test
-    void insertChildIsAPlainInsertThatLeavesADuplicateAlone() {
-        assertThat(r.sql(dialect.insertChild(TABLES))).isEqualTo(INSERT_CHILD);
+    void insertChildrenIsAPlainInsertThatLeavesADuplicateAlone() {
+        assertThat(r.sql(dialect.insertChildren(TABLES, 2))).isEqualTo(INSERT_CHILDREN);
     }
 }

@@ -57,6 +57,15 @@ class PostgresRenderTest {
                 + " where fsindex_files.scan_id <= :scan");
     }
 
+    /** Other new names go a few hundred a statement; a name that appeared meanwhile is left alone. */
+    @Test
+    void insertChildrenLeavesAConflictingRowAlone() {
+        assertThat(render(dialect.insertChildren(t, 2))).isEqualTo("insert into fsindex_files"
+                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
+                + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0, 0),"
+                + " (:parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0, 0) on conflict do nothing");
+    }
+
     /** New children of a directory the scan inserted go in by COPY, in the columns of Dialect.ChildLoader's text. */
     @Test
     void childLoaderCopiesTheLoadedColumns() {

@@ -199,16 +199,8 @@ public final class SqliteDialect implements Dialect {
      */
     @Override
     public Query insertChildrenReturning(FsTables t, int rows) {
-        var insert = DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey,
-                t.scanId, t.stale, t.listedBy);
-        for (int i = 0; i < rows; i++) {
-            insert = insert.values(DSL.param("parent" + i, Long.class), DSL.param("name" + i, String.class),
-                    DSL.param("kind" + i, String.class), DSL.param("size" + i, Long.class),
-                    DSL.param("mtime" + i, Long.class), DSL.param("link" + i, String.class),
-                    DSL.param("key" + i, Long.class), DSL.param("scan", Long.class), DSL.inline(0), DSL.inline(0L));
-        }
         // Templated: jOOQ leaves RETURNING out of the SQL it renders for SQLite (it would emulate it when executing).
-        return DSL.query("{0} returning id, parent, name", insert.onConflictDoNothing());
+        return DSL.query("{0} returning id, parent, name", insertChildren(t, rows));
     }
 
     /** A plain read: {@link #begin}'s {@code BEGIN IMMEDIATE} already holds the database's one write lock. */

@@ -116,14 +116,14 @@ class SqliteRenderTest {
         FsIndex.builder().jdbcUrl(url).build().close();
         try (Connection c = RawSqlite.connect(url)) {
             for (Query q : new Query[] {dialect.upsertChild(t), dialect.upsertTopLevel(t), dialect.claimDirectory(t),
-                    dialect.insertChild(t), dialect.lockFeed(t)}) {
+                    dialect.insertChildren(t, 2), dialect.lockFeed(t)}) {
                 String named = named(q);
                 String positional = ctx.renderContext().paramType(ParamType.INDEXED).visit(q).render();
-                assertThat(positional).isEqualTo(named.replaceAll(":[a-z]+", "?"));
+                assertThat(positional).isEqualTo(named.replaceAll(":[a-z]+[0-9]*", "?"));
                 try (PreparedStatement s = c.prepareStatement(positional)) {
                     assertThat(s.getParameterMetaData().getParameterCount())
                             .as(positional)
-                            .isEqualTo(named.split(":[a-z]+", -1).length - 1);
+                            .isEqualTo(named.split(":[a-z]+[0-9]*", -1).length - 1);
                 }
             }
         }

@@ -710,33 +710,42 @@ final class SqlFileSink implements FileSink {
         return known;
     }
 
-    /** Inserts every new name of the listings, in one batch; a name a newer scan inserted meanwhile is left alone. */
+    /**
+     * Inserts every new name of the listings, a few hundred a statement, or by the engine's bulk loader below a
+     * directory this scan inserted ({@link #freshDirs}); a name a newer scan inserted meanwhile is left alone. Where the
+     * insert returns the new rows' ids, each row that went in is recorded as added from them; elsewhere {@link
+     * ChangeLog#inserted} reads them back.
+     */
     private void insertNew(List<Listing> owned) throws SQLException {
-        if (st.insertsReturnIds()) {
-            insertReturningIds(owned);
-            return;
-        }
-        Sql.Bound insert = q(st.insertChild);
-        // No per-row counts wanted (drivers that rewrite batches cannot give them): ChangeLog.inserted counts what
-        // went in, per directory, and a name a newer scan inserted meanwhile is what the listing tried but skipped.
-        BatchRunner inserts = new BatchRunner(insert.statement, (tag, count) -> { });
+        Listing[] rowOf = new Listing[Statements.INSERT_ROWS];
+        int[] entryOf = new int[Statements.INSERT_ROWS];
+        int n = 0;
         boolean loading = st.childLoader != null && !loadRefused;
         for (Listing l : owned) {
             boolean load = loading && l.fresh;
             for (int i : l.insertOrder()) {
                 WalkedEntry e = l.entries.get(i);
-                if (e.isReadable() && l.ids[i] == 0) {
-                    if (load) {
-                        loadText.add(l.dir.id(), e.name(), e.stat(), keyOf(e.stat()), scan);
-                    } else {
-                        bindEntry(insert, l.dir.id(), e.name(), e.stat());
-                        inserts.add(0);
-                    }
-                    l.tryInserting(i);
+                if (!e.isReadable() || l.ids[i] != 0) {
+                    continue;
+                }
+                l.tryInserting(i);
+                if (load) {
+                    loadText.add(l.dir.id(), e.name(), e.stat(), keyOf(e.stat()), scan);
+                    continue;
+                }
+                rowOf[n] = l;
+                entryOf[n++] = i;
+                if (n == rowOf.length) {
+                    insertRows(rowOf, entryOf, 0, n);
+                    n = 0;
                 }
             }
         }
-        inserts.flush();
+        for (int from = 0; from < n; ) {
+            int rows = Integer.highestOneBit(n - from);     // the rest as a few statements of 2^k rows
+            insertRows(rowOf, entryOf, from, rows);
+            from += rows;
+        }
         if (loadText.rows() > 0) {
             try {
                 st.childLoader.load(c, loadText.stream());
@@ -750,35 +759,6 @@ final class SqlFileSink implements FileSink {
         }
     }
 
-    /**
-     * Inserts every new name of the listings, a few hundred a statement, and records each row that went in as added
-     * from the ids the statement returns (so {@link ChangeLog#inserted} need not read them back); a name a newer scan
-     * inserted meanwhile returns nothing and is left alone.
-     */
-    private void insertReturningIds(List<Listing> owned) throws SQLException {
-        Listing[] rowOf = new Listing[Statements.INSERT_ROWS];
-        int[] entryOf = new int[Statements.INSERT_ROWS];
-        int n = 0;
-        for (Listing l : owned) {
-            for (int i : l.insertOrder()) {
-                if (l.entries.get(i).isReadable() && l.ids[i] == 0) {
-                    rowOf[n] = l;
-                    entryOf[n++] = i;
-                    l.tryInserting(i);
-                    if (n == rowOf.length) {
-                        insertRows(rowOf, entryOf, 0, n);
-                        n = 0;
-                    }
-                }
-            }
-        }
-        for (int from = 0; from < n; ) {
-            int rows = Integer.highestOneBit(n - from);     // the rest as a few statements of 2^k rows
-            insertRows(rowOf, entryOf, from, rows);
-            from += rows;
-        }
-    }
-
     /** A child row's place, by which a returned row is matched to the entry it was inserted for. */
     private record ChildKey(long parent, String name) {
     }
@@ -786,7 +766,7 @@ final class SqlFileSink implements FileSink {
     /** Inserts the {@code n} rows from {@code from} in one statement ({@code n} a power of two). */
     private void insertRows(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
         Sql.Bound insert = q(st.insertChildren(n));
-        Map<ChildKey, Integer> byName = new HashMap<>();
+        Map<ChildKey, Integer> byName = st.insertsReturnIds() ? new HashMap<>() : null;
         for (int k = from; k < from + n; k++) {
             Listing l = rowOf[k];
             WalkedEntry e = l.entries.get(entryOf[k]);
@@ -794,9 +774,15 @@ final class SqlFileSink implements FileSink {
             insert.set(names[0], l.dir.id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
                     .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
                     .set(names[5], e.stat().linkTarget()).set(names[6], keyOf(e.stat()));
-            byName.put(new ChildKey(l.dir.id(), e.name()), k);
+            if (byName != null) {
+                byName.put(new ChildKey(l.dir.id(), e.name()), k);
+            }
         }
         insert.set("scan", scan);
+        if (byName == null) {
+            insert.statement.executeUpdate();
+            return;
+        }
         try (ResultSet rs = insert.statement.executeQuery()) {
             while (rs.next()) {
                 int k = byName.get(new ChildKey(rs.getLong(2), rs.getString(3)));

@@ -29,7 +29,6 @@ final class Statements {
 
     final FsTables t;
     final Sql upsertChild;
-    final Sql insertChild;
     final Sql upsertTopLevel;
     final Sql claimDirectory;
     final Sql updateChild;
@@ -101,8 +100,12 @@ final class Statements {
     static final String[][] ROW_PARAMS = java.util.stream.IntStream.range(0, INSERT_ROWS)
             .mapToObj(i -> java.util.stream.Stream.of("parent", "name", "kind", "size", "mtime", "link", "key")
                     .map(p -> p + i).toArray(String[]::new)).toArray(String[][]::new);
-    /** {@link Dialect#insertChildrenReturning} by row count; null where the dialect has none. */
+    /**
+     * {@link Dialect#insertChildrenReturning} by row count where the dialect has it, else {@link
+     * Dialect#insertChildren}.
+     */
     private final ByLength insertChildren;
+    private final boolean insertsReturnIds;
     /** {@link Dialect#childLoader}; null where the dialect has none. */
     final Dialect.ChildLoader childLoader;
 
@@ -111,9 +114,9 @@ final class Statements {
         DSLContext ctx = context(dialect);
         Field<Long> scan = param("scan", Long.class);
         upsertChild = Sql.render(ctx, dialect.upsertChild(t));
-        insertChildren = dialect.insertChildrenReturning(t, 1) == null ? null
-                : new ByLength(rows -> Sql.render(ctx, dialect.insertChildrenReturning(t, rows)), INSERT_ROWS);
-        insertChild = Sql.render(ctx, dialect.insertChild(t));
+        insertsReturnIds = dialect.insertChildrenReturning(t, 1) != null;
+        insertChildren = new ByLength(rows -> Sql.render(ctx, insertsReturnIds
+                ? dialect.insertChildrenReturning(t, rows) : dialect.insertChildren(t, rows)), INSERT_ROWS);
         childLoader = dialect.childLoader(t);
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
@@ -393,14 +396,14 @@ final class Statements {
         }
     }
 
-    /** Whether {@link #insertChildren} exists: new rows' ids come back from the insert itself. */
+    /** Whether {@link #insertChildren} returns the new rows' ids, so that they need not be read back. */
     boolean insertsReturnIds() {
-        return insertChildren != null;
+        return insertsReturnIds;
     }
 
     /**
-     * {@link Dialect#insertChildrenReturning} for {@code rows} rows, a power of two up to {@link #INSERT_ROWS}: a
-     * shorter list goes as a few of these rather than padded, since a padded row would be a conflicting insert.
+     * The insert of {@code rows} new rows, a power of two up to {@link #INSERT_ROWS}: a shorter list goes as a few of
+     * these rather than padded, since a padded row would be a conflicting insert.
      */
     Sql insertChildren(int rows) {
         if (Integer.bitCount(rows) != 1) {

@@ -99,7 +99,7 @@ class SqlTest {
         FsTables t = new FsTables("fsindex_");
         DSLContext ctx = Statements.context(dialect);
         for (Function<FsTables, Query> statement : List.<Function<FsTables, Query>>of(dialect::upsertChild,
-                dialect::upsertTopLevel, dialect::claimDirectory, dialect::insertChild)) {
+                dialect::upsertTopLevel, dialect::claimDirectory, tables -> dialect.insertChildren(tables, 2))) {
             Query q = statement.apply(t);
             assertThat(Sql.render(ctx, q).sql()).isEqualTo(ctx.renderContext().paramType(ParamType.INDEXED)
                     .visit(q).render());

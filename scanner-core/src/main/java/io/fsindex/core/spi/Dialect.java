@@ -133,26 +133,36 @@ public interface Dialect {
     }
 
     /**
-     * Inserts a child row that was not there when this scan, owning the parent's listing, read the parent's children
-     * in the same transaction; if a row with that name has appeared since, leaves it alone. Only a newer scan can have
-     * written it (no older scan may write below a directory a newer one has claimed), so its row stands. fsindex runs
-     * this only after {@link #lockedWhereConcurrent its guard} confirmed, with the row lock where the engine needs one, that no newer scan
-     * has listed the parent, so unlike {@link #upsertChild} it needs no parent check of its own.
+     * Inserts {@code rows} child rows that were not there when this scan, owning their parents' listings, read the
+     * parents' children in the same transaction; a row whose name has appeared since is left alone. Only a newer scan
+     * can have written it (no older scan may write below a directory a newer one has claimed), so its row stands.
+     * fsindex runs this only after {@link #lockedWhereConcurrent its guard} confirmed, with the row lock where the
+     * engine needs one, that no newer scan has listed the parents, so unlike {@link #upsertChild} it needs no parent
+     * check of its own. Row {@code i}'s parameters are {@code :parent}{@code i}, {@code :name}{@code i}, {@code
+     * :kind}{@code i}, {@code :size}{@code i}, {@code :mtime}{@code i}, {@code :link}{@code i}, {@code :key}{@code
+     * i}; {@code :scan} is shared.
      */
-    default Query insertChild(FsTables t) {
-        return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
-                        t.fileKey, t.scanId, t.stale, t.listedBy)
-                .values(param("parent", Long.class), param("name", String.class), param("kind", String.class),
-                        param("size", Long.class), param("mtime", Long.class), param("link", String.class),
-                        param("key", Long.class), param("scan", Long.class), inline(0), inline(0L))
-                .onConflictDoNothing();
+    default Query insertChildren(FsTables t, int rows) {
+        return childRows(t, rows).onConflictDoNothing();
+    }
+
+    /** The plain multi-row {@code INSERT … VALUES} that {@link #insertChildren} completes with its conflict clause. */
+    static org.jooq.InsertValuesStep10<org.jooq.Record, Long, String, String, Long, Long, String, Long, Long, Integer,
+            Long> childRows(FsTables t, int rows) {
+        var insert = org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
+                t.fileKey, t.scanId, t.stale, t.listedBy);
+        for (int i = 0; i < rows; i++) {
+            insert = insert.values(param("parent" + i, Long.class), param("name" + i, String.class),
+                    param("kind" + i, String.class), param("size" + i, Long.class), param("mtime" + i, Long.class),
+                    param("link" + i, String.class), param("key" + i, Long.class), param("scan", Long.class),
+                    inline(0), inline(0L));
+        }
+        return insert;
     }
 
     /**
-     * Returns {@link #insertChild} for {@code rows} rows at once, returning each inserted row's {@code id, parent,
-     * name}, or null where the engine cannot return them (the default): the scan then reads the rows it inserted
-     * back. Row {@code i}'s parameters are {@link #insertChild}'s with {@code i} appended ({@code :parent0, :name0,
-     * …}); {@code :scan} is shared.
+     * Returns {@link #insertChildren}, returning each inserted row's {@code id, parent, name}, or null where the
+     * engine cannot return them (the default): the scan then reads the rows it inserted back.
      */
     default Query insertChildrenReturning(FsTables t, int rows) {
         return null;
@@ -160,7 +170,7 @@ public interface Dialect {
 
     /**
      * Returns the engine's bulk loader for new child rows, or null where it has none (the default): the rows then go
-     * in as {@link #insertChild} batches. fsindex loads only rows that cannot conflict with any other, the children
+     * in as {@link #insertChildren}. fsindex loads only rows that cannot conflict with any other, the children
      * of a directory its scan inserted itself, so the loader needs no conflict handling.
      */
     default ChildLoader childLoader(FsTables t) {
