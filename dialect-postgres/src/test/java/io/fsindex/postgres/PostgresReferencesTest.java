@@ -141,6 +141,19 @@ class PostgresReferencesTest {
         assertThat(one.queryLong("SELECT count(*) FROM " + o.filesName())).isZero();
     }
 
+    /** Dropping the tables leaves the trigger functions behind; creating the schema again replaces them. */
+    @Test
+    void tablesDroppedByHandAreCreatedAgainOverTheLeftoverFunctions() throws Exception {
+        one.execute("DROP TABLE " + t.filesName() + ", " + t.scansName() + ", " + t.schemaName() + ", "
+                + t.contentsName() + ", " + t.changesName() + ", " + t.changeDirsName() + ", " + t.feedName());
+
+        try (FsIndex index = db.builder(prefix).build()) {
+            assertThat(index.info(1).schemaVersion()).isEqualTo(3);
+        }
+        long again = one.newScan();
+        assertForeignKeyViolation(() -> insert(one, 987_654_321L, "orphan", "FILE", again));
+    }
+
     private long foreignKeysOfFiles(FsTables tables) throws SQLException {
         return one.queryLong("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid = ?::regclass",
                 tables.filesName());

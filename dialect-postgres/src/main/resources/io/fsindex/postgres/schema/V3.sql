@@ -29,7 +29,7 @@ END $$;
 
 -- The parents and scans a statement's rows newly name, locked and counted: fewer found than named means one is gone.
 -- The arrays make each lookup an index probe whatever the statement's size, in a plan PL/pgSQL may keep.
-CREATE FUNCTION ${prefix}files_check_references() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION ${prefix}files_check_references() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     parents BIGINT[];
     scans   BIGINT[];
@@ -66,7 +66,7 @@ CREATE TRIGGER ${prefix}files_updated AFTER UPDATE ON ${prefix}files
 -- Deletes every row below the deleted ones with one statement (its own DELETE fires this again, which then finds
 -- what a concurrent transaction added below them meanwhile: normally nothing). Dynamic SQL is planned for the
 -- actual number of rows each time; a kept plan made for one deleted row would scan the table for a large subtree.
-CREATE FUNCTION ${prefix}files_delete_subtrees() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION ${prefix}files_delete_subtrees() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     gone BIGINT[];
 BEGIN
@@ -84,7 +84,7 @@ CREATE TRIGGER ${prefix}files_deleted AFTER DELETE ON ${prefix}files
     REFERENCING OLD TABLE AS old_rows
     FOR EACH STATEMENT EXECUTE FUNCTION ${prefix}files_delete_subtrees();
 
-CREATE FUNCTION ${prefix}scans_check_unreferenced() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION ${prefix}scans_check_unreferenced() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF EXISTS (SELECT 1 FROM ${prefix}files f WHERE f.scan_id IN (SELECT id FROM old_rows)) THEN
         RAISE EXCEPTION 'a scan that rows of ${prefix}files still name cannot be deleted'
