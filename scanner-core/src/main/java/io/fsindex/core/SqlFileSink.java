@@ -601,20 +601,26 @@ final class SqlFileSink implements FileSink {
     }
 
     private void applyOwned(List<Listing> owned, Map<Long, Listing> byDir) throws SQLException {
+        // A directory this scan inserted (freshDirs) has no rows to compare its listing with: none is read.
         Listing part = onlyPart(owned);
         if (part != null) {
-            inPieces(part.entries.stream().map(WalkedEntry::name).toList(), st.childrenNamed, (names, n) -> {
-                try (ResultSet rs = forNames(st.childrenNamed, part.dir.id(), names, n).statement.executeQuery()) {
-                    while (rs.next()) {
-                        part.compare(rs);
+            if (!part.fresh) {
+                inPieces(part.entries.stream().map(WalkedEntry::name).toList(), st.childrenNamed, (names, n) -> {
+                    try (ResultSet rs = forNames(st.childrenNamed, part.dir.id(), names, n).statement
+                            .executeQuery()) {
+                        while (rs.next()) {
+                            part.compare(rs);
+                        }
                     }
-                }
-            });
+                });
+            }
         } else {
-            long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
-            try (ResultSet rs = forIds(st.childrenOf, dirIds, dirIds.length).statement.executeQuery()) {
-                while (rs.next()) {
-                    byDir.get(rs.getLong(2)).compare(rs);
+            long[] dirIds = owned.stream().filter(l -> !l.fresh).mapToLong(l -> l.dir.id()).toArray();
+            if (dirIds.length > 0) {
+                try (ResultSet rs = forIds(st.childrenOf, dirIds, dirIds.length).statement.executeQuery()) {
+                    while (rs.next()) {
+                        byDir.get(rs.getLong(2)).compare(rs);
+                    }
                 }
             }
         }
