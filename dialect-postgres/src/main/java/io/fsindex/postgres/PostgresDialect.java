@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.jooq.Query;
 import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 import org.postgresql.PGConnection;
 
 /**
@@ -170,6 +171,16 @@ public final class PostgresDialect implements Dialect {
         return "COPY " + t.filesName() + " (" + java.util.stream.Stream.of(t.parent, t.name, t.kind, t.size, t.mtime,
                 t.linkTarget, t.fileKey, t.scanId).map(org.jooq.Field::getName).collect(Collectors.joining(", "))
                 + ") FROM STDIN";
+    }
+
+    /**
+     * {@code ANALYZE}: autovacuum refreshes statistics at most once a minute, and without them a rescan right after
+     * a cold scan plans each wave's read of a million-row table as a sequential scan. SKIP_LOCKED: if autovacuum is
+     * analyzing the table already, there is nothing to wait for.
+     */
+    @Override
+    public Query analyzeFiles(FsTables t) {
+        return DSL.query("analyze (skip_locked) {0}", t.files);
     }
 
     @Override

@@ -73,6 +73,12 @@ class PostgresRenderTest {
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id) FROM STDIN");
     }
 
+    /** After a scan that changed many rows; SKIP_LOCKED: an ANALYZE autovacuum is running already will do. */
+    @Test
+    void analyzeFiles() {
+        assertThat(render(dialect.analyzeFiles(t))).isEqualTo("analyze (skip_locked) fsindex_files");
+    }
+
     @Test
     void claimDirectory() {
         assertThat(render(dialect.claimDirectory(t))).isEqualTo(

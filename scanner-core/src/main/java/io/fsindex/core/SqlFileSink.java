@@ -72,6 +72,8 @@ final class SqlFileSink implements FileSink {
     private boolean loadRefused;
     /** Rows sent through the bulk loader, for tests that must know it was used. */
     private long loadedRows;
+    /** Rows this scan tried to insert, to decide whether the planner's statistics need refreshing at the end. */
+    private long insertedRows;
     private final ChildRowsText loadText = new ChildRowsText();
     /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
     private long removedEarly;
@@ -735,6 +737,7 @@ final class SqlFileSink implements FileSink {
                     continue;
                 }
                 l.tryInserting(i);
+                insertedRows++;
                 if (load) {
                     loadText.add(l.dir.id(), e.name(), e.stat(), keyOf(e.stat()), scan);
                     continue;
@@ -1272,7 +1275,7 @@ final class SqlFileSink implements FileSink {
     @Override
     public long finish(boolean completed) {
         try {
-            return write(conn -> {
+            long removed = write(conn -> {
                 if (!completed) {
                     q(st.unmarkAll).set("scan", scan).statement.executeUpdate();
                     return 0L;
@@ -1283,8 +1286,31 @@ final class SqlFileSink implements FileSink {
                 log.prune(settings.feedCapacity());
                 return gone + removedEarly;
             });
+            if (insertedRows + removed >= ANALYZE_AFTER_ROWS) {
+                analyzeFiles();
+            }
+            return removed;
         } finally {
             closeStatements();
+        }
+    }
+
+    /** Rows a scan must add or remove before it refreshes the planner's statistics ({@link #analyzeFiles}). */
+    static final long ANALYZE_AFTER_ROWS = 10_000;
+
+    /**
+     * Refreshes the planner's statistics where the dialect asks for it: a rescan right after a cold scan of a million
+     * rows, before the engine's own background statistics ran, read each wave's rows by a sequential scan (PostgreSQL
+     * without statistics guesses a third of the table for {@code parent IN (64 ids)}): 30 s instead of 7.
+     */
+    private void analyzeFiles() {
+        if (st.analyzeFiles == null) {
+            return;
+        }
+        try {
+            q(st.analyzeFiles).statement.execute();
+        } catch (SQLException e) {
+            // Only the next scans' speed depends on it; the scan itself has completed and committed.
         }
     }
 

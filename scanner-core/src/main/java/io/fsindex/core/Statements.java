@@ -108,6 +108,8 @@ final class Statements {
     private final boolean insertsReturnIds;
     /** {@link Dialect#childLoader}; null where the dialect has none. */
     final Dialect.ChildLoader childLoader;
+    /** {@link Dialect#analyzeFiles}; null where the dialect has none. */
+    final Sql analyzeFiles;
 
     Statements(Dialect dialect, FsTables t) {
         this.t = t;
@@ -118,6 +120,7 @@ final class Statements {
         insertChildren = new ByLength(rows -> Sql.render(ctx, insertsReturnIds
                 ? dialect.insertChildrenReturning(t, rows) : dialect.insertChildren(t, rows)), INSERT_ROWS);
         childLoader = dialect.childLoader(t);
+        analyzeFiles = dialect.analyzeFiles(t) == null ? null : Sql.render(ctx, dialect.analyzeFiles(t));
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
         updateChild = Sql.render(ctx, ctx.update(t.files)

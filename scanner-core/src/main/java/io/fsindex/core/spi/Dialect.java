@@ -220,6 +220,14 @@ public interface Dialect {
     }
 
     /**
+     * Refreshes the planner's statistics of the files table, which fsindex runs after a scan that added or removed
+     * many rows; null where the engine keeps them fresh itself or plans well without (the default).
+     */
+    default Query analyzeFiles(FsTables t) {
+        return null;
+    }
+
+    /**
      * How many levels an {@code ON DELETE CASCADE} may run within one statement on this engine; fsindex cuts deeper
      * subtrees from the bottom in bands of this depth before deleting their top rows. Unlimited by default.
      */
