@@ -720,9 +720,9 @@ final class SqlFileSink implements FileSink {
 
     /**
      * Inserts every new name of the listings, a few hundred a statement, or by the engine's bulk loader below a
-     * directory this scan inserted ({@link #freshDirs}); a name a newer scan inserted meanwhile is left alone. Where the
-     * insert returns the new rows' ids, each row that went in is recorded as added from them; elsewhere {@link
-     * ChangeLog#inserted} reads them back.
+     * directory this scan inserted ({@link #freshDirs}); a name a newer scan inserted meanwhile is left alone.
+     * Where the insert returns the new rows' ids, each row that went in is recorded as added from them; elsewhere
+     * {@link ChangeLog#inserted} reads them back.
      */
     private void insertNew(List<Listing> owned) throws SQLException {
         Listing[] rowOf = new Listing[Statements.INSERT_ROWS];

@@ -2,8 +2,8 @@
 -- by triggers, an INSERT's once per statement instead of once per row.
 --
 -- A foreign key checks every inserted row with a query of its own (SELECT 1 ... FOR KEY SHARE on the referenced
--- row), run by a row trigger; for the parent and scan_id keys that was about half of what inserting a scan's new rows
--- cost (docs/benchmarks.md). The triggers below do the same work for a whole statement at once, from its
+-- row), run by a row trigger; for the parent and scan_id keys that was about a third of what inserting a scan's new
+-- rows cost (docs/benchmarks.md). The triggers below do the same work for a whole statement at once, from its
 -- transition tables, and keep what the two keys promised:
 -- * a row's parent and scan exist: every parent and scan that an INSERT names (once per statement), or an UPDATE
 --   changes to (row by row, as before), is locked FOR KEY SHARE, as a foreign key locks it, so a concurrent delete

@@ -146,7 +146,7 @@ public interface Dialect {
         return childRows(t, rows).onConflictDoNothing();
     }
 
-    /** The plain multi-row {@code INSERT … VALUES} that {@link #insertChildren} completes with its conflict clause. */
+    /** The plain multi-row {@code INSERT … VALUES} that {@link #insertChildren} completes with a conflict clause. */
     static org.jooq.InsertValuesStep10<org.jooq.Record, Long, String, String, Long, Long, String, Long, Long, Integer,
             Long> childRows(FsTables t, int rows) {
         var insert = org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,
