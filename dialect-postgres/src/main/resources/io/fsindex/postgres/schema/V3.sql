@@ -28,18 +28,13 @@ BEGIN
     END LOOP;
 END $$;
 
--- The parents and scans an INSERT's rows name, locked and counted: fewer found than named means one is gone. Planned
--- for each call's arrays (plan_cache_mode): a plan PL/pgSQL kept from a session's first statements, made while the
--- table was nearly empty, would read the whole table for every statement once it has grown (a cold scan went 5x
--- slower; PostgresReferencesTest watches for it).
-CREATE OR REPLACE FUNCTION ${prefix}files_check_references() RETURNS trigger LANGUAGE plpgsql
+-- Locks the given parents and scans and fails as a foreign key would if one of them does not exist: fewer found than
+-- named means one is gone. Planned for each call's arrays (plan_cache_mode): a plan PL/pgSQL kept from a session's
+-- first statements, made while the table was nearly empty, would read the whole table for every statement once it
+-- has grown (a cold scan went 5x slower; PostgresReferencesTest watches for it).
+CREATE OR REPLACE FUNCTION ${prefix}files_require(parents BIGINT[], scans BIGINT[]) RETURNS void LANGUAGE plpgsql
 SET plan_cache_mode = force_custom_plan AS $$
-DECLARE
-    parents BIGINT[];
-    scans   BIGINT[];
 BEGIN
-    SELECT array_agg(DISTINCT parent) FILTER (WHERE parent IS NOT NULL), array_agg(DISTINCT scan_id)
-      INTO parents, scans FROM new_rows;
     IF parents IS NOT NULL AND cardinality(parents) > (SELECT count(*) FROM
             (SELECT 1 FROM ${prefix}files p WHERE p.id = ANY (parents) FOR KEY SHARE OF p) locked) THEN
         RAISE EXCEPTION 'a row of ${prefix}files names a parent that does not exist'
@@ -50,38 +45,34 @@ BEGIN
         RAISE EXCEPTION 'a row of ${prefix}files names a scan that does not exist'
             USING ERRCODE = 'foreign_key_violation', TABLE = '${prefix}files', COLUMN = 'scan_id';
     END IF;
+END $$;
+
+-- An INSERT's rows, once per statement: the distinct parents and scans they name.
+CREATE OR REPLACE FUNCTION ${prefix}files_check_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM ${prefix}files_require(
+        (SELECT array_agg(DISTINCT parent) FILTER (WHERE parent IS NOT NULL) FROM new_rows),
+        (SELECT array_agg(DISTINCT scan_id) FROM new_rows));
     RETURN NULL;
 END $$;
 
 CREATE TRIGGER ${prefix}files_inserted AFTER INSERT ON ${prefix}files
     REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION ${prefix}files_check_references();
+    FOR EACH STATEMENT EXECUTE FUNCTION ${prefix}files_check_inserted();
 
 -- An UPDATE is checked row by row, and only where it changes parent or scan_id (a move, a row a scan rewrote): a
 -- statement trigger would run for every UPDATE, a directory's claim included, which is most of a rescan's writes.
-CREATE OR REPLACE FUNCTION ${prefix}files_check_changed_references() RETURNS trigger LANGUAGE plpgsql
-SET plan_cache_mode = force_custom_plan AS $$
+CREATE OR REPLACE FUNCTION ${prefix}files_check_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.parent IS DISTINCT FROM OLD.parent AND NEW.parent IS NOT NULL THEN
-        PERFORM 1 FROM ${prefix}files p WHERE p.id = NEW.parent FOR KEY SHARE;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'a row of ${prefix}files names a parent that does not exist'
-                USING ERRCODE = 'foreign_key_violation', TABLE = '${prefix}files', COLUMN = 'parent';
-        END IF;
-    END IF;
-    IF NEW.scan_id <> OLD.scan_id THEN
-        PERFORM 1 FROM ${prefix}scans s WHERE s.id = NEW.scan_id FOR KEY SHARE;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'a row of ${prefix}files names a scan that does not exist'
-                USING ERRCODE = 'foreign_key_violation', TABLE = '${prefix}files', COLUMN = 'scan_id';
-        END IF;
-    END IF;
+    PERFORM ${prefix}files_require(
+        CASE WHEN NEW.parent IS DISTINCT FROM OLD.parent AND NEW.parent IS NOT NULL THEN ARRAY[NEW.parent] END,
+        CASE WHEN NEW.scan_id <> OLD.scan_id THEN ARRAY[NEW.scan_id] END);
     RETURN NULL;
 END $$;
 
 CREATE TRIGGER ${prefix}files_updated AFTER UPDATE OF parent, scan_id ON ${prefix}files
     FOR EACH ROW WHEN (NEW.parent IS DISTINCT FROM OLD.parent OR NEW.scan_id <> OLD.scan_id)
-    EXECUTE FUNCTION ${prefix}files_check_changed_references();
+    EXECUTE FUNCTION ${prefix}files_check_updated();
 
 -- Deletes every row below the deleted ones with one statement (its own DELETE fires this again, which then finds
 -- what a concurrent transaction added below them meanwhile: normally nothing). Dynamic SQL is planned for the
