@@ -55,6 +55,8 @@ final class SqlFileSink implements FileSink {
     private final FeedSettings settings;
     /** False while the index was empty when the scan started: no row can then be a moved entry's old row. */
     private final boolean movesPossible;
+    /** The largest id when the scan started: ids are never reused, so at least as many rows as the table held. */
+    private final long maxIdAtStart;
     private final ChangeLog log = new ChangeLog();
     /** Whether a file without a platform identity may be recognised as moved by its content fingerprint. */
     private final boolean fingerprintMoves;
@@ -91,8 +93,9 @@ final class SqlFileSink implements FileSink {
         this.settings = settings;
         this.fingerprintMoves = fingerprintMoves;
         try (ResultSet rs = q(st.maxFileId).statement.executeQuery()) {
-            movesPossible = rs.next() && rs.getLong(1) > 0;
+            maxIdAtStart = rs.next() ? rs.getLong(1) : 0;
         }
+        movesPossible = maxIdAtStart > 0;
     }
 
     /** True if the listener overrides {@link ScanListener#changed}, so reading the changes back is worth it. */
@@ -1286,7 +1289,7 @@ final class SqlFileSink implements FileSink {
                 log.prune(settings.feedCapacity());
                 return gone + removedEarly;
             });
-            if (insertedRows + removed >= ANALYZE_AFTER_ROWS) {
+            if (changedEnoughToAnalyze(insertedRows + removed, maxIdAtStart)) {
                 analyzeFiles();
             }
             return removed;
@@ -1297,6 +1300,16 @@ final class SqlFileSink implements FileSink {
 
     /** Rows a scan must add or remove before it refreshes the planner's statistics ({@link #analyzeFiles}). */
     static final long ANALYZE_AFTER_ROWS = 10_000;
+
+    /**
+     * Whether a scan that added or removed {@code changed} rows of a table whose ids went up to {@code maxId} when it
+     * started refreshes the statistics: at least {@link #ANALYZE_AFTER_ROWS}, and a tenth of the table (the share
+     * after which PostgreSQL's autovacuum analyzes on its own, which a rescan right after may not wait for); a small
+     * change to a large table leaves the statistics as good as they were.
+     */
+    static boolean changedEnoughToAnalyze(long changed, long maxId) {
+        return changed >= ANALYZE_AFTER_ROWS && changed >= maxId / 10;
+    }
 
     /**
      * Refreshes the planner's statistics where the dialect asks for it: a rescan right after a cold scan of a million
