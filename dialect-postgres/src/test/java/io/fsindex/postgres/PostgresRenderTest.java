@@ -62,15 +62,17 @@ class PostgresRenderTest {
     void insertChildrenLeavesAConflictingRowAlone() {
         assertThat(render(dialect.insertChildren(t, 2))).isEqualTo("insert into fsindex_files"
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
-                + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0, 0),"
-                + " (:parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0, 0) on conflict do nothing");
+                + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0,"
+                + " case when :kind0 = 'DIRECTORY' then :scan else 0 end),"
+                + " (:parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0,"
+                + " case when :kind1 = 'DIRECTORY' then :scan else 0 end) on conflict do nothing");
     }
 
     /** New children of a directory the scan inserted go in by COPY, in the columns of Dialect.ChildLoader's text. */
     @Test
     void childLoaderCopiesTheLoadedColumns() {
         assertThat(PostgresDialect.copyChildren(t)).isEqualTo("COPY fsindex_files"
-                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id) FROM STDIN");
+                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, listed_by) FROM STDIN");
     }
 
     /** After a scan that changed many rows; SKIP_LOCKED: an ANALYZE autovacuum is running already will do. */

@@ -23,7 +23,8 @@ final class ChildRowsText {
         } else {
             escaped(stat.linkTarget());
         }
-        line.append('\t').append(fileKey == null ? "\\N" : fileKey.toString()).append('\t').append(scan).append('\n');
+        line.append('\t').append(fileKey == null ? "\\N" : fileKey.toString()).append('\t').append(scan)
+                .append('\t').append(stat.isDirectory() ? scan : 0).append('\n');   // a directory goes in claimed
         bytes.writeBytes(line.toString().getBytes(StandardCharsets.UTF_8));
         rows++;
     }

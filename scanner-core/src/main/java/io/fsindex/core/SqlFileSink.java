@@ -867,7 +867,6 @@ final class SqlFileSink implements FileSink {
         LongList toClaim = new LongList();
         List<Listing> claimers = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        Set<Long> insertedHere = new HashSet<>();
         for (Listing l : owned) {
             for (int i = 0; i < l.entries.size(); i++) {
                 WalkedEntry e = l.entries.get(i);
@@ -875,6 +874,9 @@ final class SqlFileSink implements FileSink {
                     continue;
                 }
                 long id = l.ids[i];
+                // Not compared with a row (there was none) and written by this scan: insertNew's row, which went
+                // in claimed already (listed_by = scan); any other row is claimed by the UPDATE below.
+                boolean insertedClaimed = id != 0 && l.seen[i] == 0;
                 if (id == 0) {
                     // Inserted just now, or by another scan meanwhile: read the ids back, once for the wave.
                     if (inserted == null) {
@@ -882,12 +884,15 @@ final class SqlFileSink implements FileSink {
                     }
                     ChildDirectory child = inserted.getOrDefault(l.dir.id(), Map.of()).get(e.name());
                     id = child == null ? 0 : child.id();
-                    if (child != null && child.scanId() == scan && st.childLoader != null) {
-                        insertedHere.add(id);   // absent when read, written by this scan: its insert just now
-                    }
+                    insertedClaimed = child != null && child.scanId() == scan && l.seen[i] == 0;
                 }
-                // The claim itself checks the row's kind as it is now.
-                if (id != 0) {
+                if (insertedClaimed) {
+                    if (st.childLoader != null) {
+                        freshDirs.add(id);
+                    }
+                    l.subdirectories.add(new Directory(id, l.dir.id(), e.name(), l.dir.path().resolve(e.name())));
+                } else if (id != 0) {
+                    // The claim itself checks the row's kind as it is now.
                     toClaim.add(id);
                     claimers.add(l);
                     names.add(e.name());
@@ -900,9 +905,6 @@ final class SqlFileSink implements FileSink {
         for (int i = 0; i < claimed.length; i++) {
             Listing l = claimers.get(i);
             if (claimed[i]) {
-                if (insertedHere.contains(toClaim.get(i))) {
-                    freshDirs.add(toClaim.get(i));
-                }
                 l.subdirectories.add(new Directory(toClaim.get(i), l.dir.id(), names.get(i),
                         l.dir.path().resolve(names.get(i))));
             } else {

@@ -18,8 +18,8 @@ class ChildRowsTextTest {
 
         assertThat(text.rows()).isEqualTo(2);
         assertThat(new String(text.stream().readAllBytes(), StandardCharsets.UTF_8))
-                .isEqualTo("7\ta.txt\tFILE\t12\t34\t\\N\t99\t5\n"
-                        + "7\tl\tSYMLINK\t1\t2\tt\t\\N\t5\n");
+                .isEqualTo("7\ta.txt\tFILE\t12\t34\t\\N\t99\t5\t0\n"
+                        + "7\tl\tSYMLINK\t1\t2\tt\t\\N\t5\t0\n");
     }
 
     @Test
@@ -28,7 +28,17 @@ class ChildRowsTextTest {
         text.add(1, "t\tn\nr\rb\\N ✓", new FileStat(FileKind.SYMLINK, 0, 0, "x\\y\tz", null), null, 2);
 
         assertThat(new String(text.stream().readAllBytes(), StandardCharsets.UTF_8))
-                .isEqualTo("1\tt\\tn\\nr\\rb\\\\N ✓\tSYMLINK\t0\t0\tx\\\\y\\tz\t\\N\t2\n");
+                .isEqualTo("1\tt\\tn\\nr\\rb\\\\N ✓\tSYMLINK\t0\t0\tx\\\\y\\tz\t\\N\t2\t0\n");
+    }
+
+    /** A directory goes in claimed by the scan that inserts it (listed_by), as the claim right after would do. */
+    @Test
+    void aDirectoryGoesInListedByTheScan() throws Exception {
+        ChildRowsText text = new ChildRowsText();
+        text.add(3, "d", new FileStat(FileKind.DIRECTORY, 0, 9, null, null), 4L, 8);
+
+        assertThat(new String(text.stream().readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("3\td\tDIRECTORY\t0\t9\t\\N\t4\t8\t8\n");
     }
 
     @Test

@@ -138,7 +138,8 @@ public interface Dialect {
      * can have written it (no older scan may write below a directory a newer one has claimed), so its row stands.
      * fsindex runs this only after {@link #lockedWhereConcurrent its guard} confirmed, with the row lock where the
      * engine needs one, that no newer scan has listed the parents, so unlike {@link #upsertChild} it needs no parent
-     * check of its own. Row {@code i}'s parameters are {@code :parent}{@code i}, {@code :name}{@code i}, {@code
+     * check of its own. A directory goes in claimed by the scan ({@code listed_by = :scan}), as the scan would claim
+     * it right after in the same transaction. Row {@code i}'s parameters are {@code :parent}{@code i}, {@code :name}{@code i}, {@code
      * :kind}{@code i}, {@code :size}{@code i}, {@code :mtime}{@code i}, {@code :link}{@code i}, {@code :key}{@code
      * i}; {@code :scan} is shared.
      */
@@ -155,7 +156,8 @@ public interface Dialect {
             insert = insert.values(param("parent" + i, Long.class), param("name" + i, String.class),
                     param("kind" + i, String.class), param("size" + i, Long.class), param("mtime" + i, Long.class),
                     param("link" + i, String.class), param("key" + i, Long.class), param("scan", Long.class),
-                    inline(0), inline(0L));
+                    inline(0), org.jooq.impl.DSL.when(param("kind" + i, String.class).eq(inline("DIRECTORY")),
+                            param("scan", Long.class)).otherwise(inline(0L)));
         }
         return insert;
     }
@@ -179,7 +181,7 @@ public interface Dialect {
 
     /**
      * Appends rows to the files table from {@code rows}: UTF-8 text, one line per row, the columns {@code parent,
-     * name, kind, size, mtime, link_target, file_key, scan_id} separated by tabs, {@code \N} for null, and backslash,
+     * name, kind, size, mtime, link_target, file_key, scan_id, listed_by} separated by tabs, {@code \N} for null, and backslash,
      * tab, newline and carriage return inside a value escaped as {@code \\}, {@code \t}, {@code \n}, {@code \r} (the
      * text format of PostgreSQL's {@code COPY} and MySQL's {@code LOAD DATA}).
      */
