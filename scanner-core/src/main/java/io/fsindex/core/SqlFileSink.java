@@ -1338,6 +1338,9 @@ final class SqlFileSink implements FileSink {
         long gone = 0;
         Map<Long, Path> parents = new HashMap<>();
         for (Row top : staleRows(st.staleDirectories)) {
+            // An older scan still owning this directory may be writing below it right now; its rows must be read,
+            // reported deleted and marked gone with the rest, not left below an orphan without a DELETED change.
+            q(st.holdRow).set("top", top.id()).statement.executeUpdate();
             Path path = pathOfChild(parents, top);
             gone += log.subtree(top.id(), path.toString(), ChangeType.DELETED, true, 0);
             q(st.setSubtreeGone).set("top", top.id()).set("now", log.now).statement.executeUpdate();

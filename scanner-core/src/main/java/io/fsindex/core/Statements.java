@@ -40,6 +40,11 @@ final class Statements {
     final Sql orphanStaleFiles;
     final Sql subtreeRows;
     final Sql setSubtreeGone;
+    /**
+     * Locks row {@code :top} for writing, changing nothing: waits for a transaction that holds it shared (a scan
+     * writing below it), so that what is read below it next includes what that scan committed.
+     */
+    final Sql holdRow;
     final Sql clearSubtreeGone;
     final Sql ancestors;
     final Sql selectByFileKey;
@@ -157,6 +162,7 @@ final class Statements {
                         field(name("r", "kind")), field(name("r", "gone_at")), goneDepth)
                 .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
                 .orderBy(goneDepth, field(name("r", "id"))));
+        holdRow = Sql.render(ctx, ctx.update(t.files).set(t.stale, t.stale).where(t.id.eq(param("top", Long.class))));
         setSubtreeGone = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now)
                 .where(t.goneAt.isNull()).and(t.id.in(select(field(name("doomed", "id"), Long.class)).from(
                         org.jooq.impl.DSL.withRecursive(t.subtrees(top))
@@ -249,8 +255,9 @@ final class Statements {
                 .set(t.scanMessage, param("message", String.class))
                 .where(t.scanRowId.eq(scan)));
 
+        // An orphan (found gone by a completed scan) is owned by nobody: what that newer scan saw stands.
         owners = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedWhereConcurrent(
-                ctx.select(t.id, t.listedBy).from(t.files).where(t.id.in(ids)))));
+                ctx.select(t.id, t.listedBy).from(t.files).where(t.id.in(ids)).and(t.goneAt.isNull()))));
         childrenOf = ForIds.ofIds(ids -> Sql.render(ctx, selectFiles(ctx).where(t.parent.in(ids))));
         childDirectoriesOf = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.scanId)
                 .from(t.files)
