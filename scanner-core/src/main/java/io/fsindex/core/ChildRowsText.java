@@ -3,18 +3,16 @@ package io.fsindex.core;
 import io.fsindex.api.FileStat;
 import io.fsindex.core.spi.Dialect;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /** New child rows written as the text a {@link Dialect.ChildLoader} reads; reused, one batch of rows at a time. */
 final class ChildRowsText {
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
-    private final StringBuilder line = new StringBuilder(256);
+    /** The batch's text, encoded once when it is sent (not a String and a byte array per row). */
+    private final StringBuilder line = new StringBuilder(1 << 16);
     private int rows;
 
     void add(long parent, String name, FileStat stat, Long fileKey, long scan) {
-        line.setLength(0);
         line.append(parent).append('\t');
         escaped(name).append('\t').append(stat.kind().name()).append('\t').append(stat.size()).append('\t')
                 .append(stat.mtimeNanos()).append('\t');
@@ -25,7 +23,6 @@ final class ChildRowsText {
         }
         line.append('\t').append(fileKey == null ? "\\N" : fileKey.toString()).append('\t').append(scan)
                 .append('\t').append(stat.isDirectory() ? scan : 0).append('\n');   // a directory goes in claimed
-        bytes.writeBytes(line.toString().getBytes(StandardCharsets.UTF_8));
         rows++;
     }
 
@@ -48,11 +45,11 @@ final class ChildRowsText {
     }
 
     InputStream stream() {
-        return new ByteArrayInputStream(bytes.toByteArray());
+        return new ByteArrayInputStream(line.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     void clear() {
-        bytes.reset();
+        line.setLength(0);
         rows = 0;
     }
 }

@@ -12,6 +12,7 @@ import io.fsindex.core.spi.FsTables;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Query;
 import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
@@ -125,7 +126,8 @@ final class Statements {
         insertChildren = new ByLength(rows -> Sql.render(ctx, insertsReturnIds
                 ? dialect.insertChildrenReturning(t, rows) : dialect.insertChildren(t, rows)), INSERT_ROWS);
         childLoader = dialect.childLoader(t);
-        analyzeFiles = dialect.analyzeFiles(t) == null ? null : Sql.render(ctx, dialect.analyzeFiles(t));
+        Query analyze = dialect.analyzeFiles(t);
+        analyzeFiles = analyze == null ? null : Sql.render(ctx, analyze);
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
         updateChild = Sql.render(ctx, ctx.update(t.files)
