@@ -168,9 +168,8 @@ public final class PostgresDialect implements Dialect {
 
     /** The {@code COPY} statement of {@link #childLoader}, its columns in the order {@link ChildLoader} names them. */
     static String copyChildren(FsTables t) {
-        return "COPY " + t.filesName() + " (" + java.util.stream.Stream.of(t.parent, t.name, t.kind, t.size, t.mtime,
-                t.linkTarget, t.fileKey, t.scanId, t.listedBy).map(org.jooq.Field::getName).collect(Collectors.joining(", "))
-                + ") FROM STDIN";
+        return "COPY " + t.filesName() + " (" + ChildLoader.columns(t).stream().map(org.jooq.Field::getName)
+                .collect(Collectors.joining(", ")) + ") FROM STDIN";
     }
 
     /**

@@ -6,7 +6,10 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
-/** New child rows written as the text a {@link Dialect.ChildLoader} reads; reused, one batch of rows at a time. */
+/**
+ * New child rows written as the text a {@link Dialect.ChildLoader} reads, columns in {@link
+ * Dialect.ChildLoader#columns} order; reused, one batch of rows at a time.
+ */
 final class ChildRowsText {
     /** The batch's text, encoded once when it is sent (not a String and a byte array per row). */
     private final StringBuilder line = new StringBuilder(1 << 16);

@@ -188,6 +188,12 @@ public interface Dialect {
     @FunctionalInterface
     interface ChildLoader {
         void load(Connection c, InputStream rows) throws SQLException;
+
+        /** The columns of {@link ChildLoader}'s text, in their order, for the loader's column list. */
+        static java.util.List<Field<?>> columns(FsTables t) {
+            return java.util.List.of(t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey, t.scanId,
+                    t.listedBy);
+        }
     }
 
     /** Inserts a top-level row (a filesystem root, which has no parent), or updates it if no newer scan wrote it. */
