@@ -17,8 +17,8 @@ class MySqlRenderTest {
 
     static final String INSERT_CHILDREN = "insert into fsindex_files (parent, name, kind, size, mtime, link_target,"
                 + " file_key, scan_id, stale, listed_by) values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0,"
-                + " :scan, 0, case when :kind0 = 'DIRECTORY' then :scan else 0 end), (:parent1, :name1, :kind1, :size1,"
-                + " :mtime1, :link1, :key1, :scan, 0, case when :kind1 = 'DIRECTORY' then :scan else 0 end)"
+                + " :scan, 0, :listed0), (:parent1, :name1, :kind1, :size1,"
+                + " :mtime1, :link1, :key1, :scan, 0, :listed1)"
                 + " on duplicate key update id = id";
 
     static final String UPDATE_UNLESS_NEWER = " on duplicate key update"

@@ -48,9 +48,9 @@ class SqliteRenderTest {
         assertThat(named(dialect.insertChildrenReturning(t, 2))).isEqualTo("insert into fsindex_files"
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0,"
-                + " case when :kind0 = 'DIRECTORY' then :scan else 0 end),"
+                + " :listed0),"
                 + " (:parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0,"
-                + " case when :kind1 = 'DIRECTORY' then :scan else 0 end)"
+                + " :listed1)"
                 + " on conflict do nothing returning id, parent, name");
     }
 

@@ -785,7 +785,8 @@ final class SqlFileSink implements FileSink {
             String[] names = Statements.ROW_PARAMS[k - from];
             insert.set(names[0], l.dir.id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
                     .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
-                    .set(names[5], e.stat().linkTarget()).set(names[6], keyOf(e.stat()));
+                    .set(names[5], e.stat().linkTarget()).set(names[6], keyOf(e.stat()))
+                    .set(names[7], e.stat().isDirectory() ? scan : 0L);    // claimed, see claimSubdirectories
             if (byName != null) {
                 byName.put(new ChildKey(l.dir.id(), e.name()), k);
             }

@@ -104,7 +104,8 @@ final class Statements {
     static final int INSERT_ROWS = 256;
     /** Row {@code i}'s parameter names in {@link #insertChildren}: {@code parent0, name0, …}. */
     static final String[][] ROW_PARAMS = java.util.stream.IntStream.range(0, INSERT_ROWS)
-            .mapToObj(i -> java.util.stream.Stream.of("parent", "name", "kind", "size", "mtime", "link", "key")
+            .mapToObj(i -> java.util.stream.Stream.of("parent", "name", "kind", "size", "mtime", "link", "key",
+                            "listed")
                     .map(p -> p + i).toArray(String[]::new)).toArray(String[][]::new);
     /**
      * {@link Dialect#insertChildrenReturning} by row count where the dialect has it, else {@link

@@ -138,10 +138,10 @@ public interface Dialect {
      * can have written it (no older scan may write below a directory a newer one has claimed), so its row stands.
      * fsindex runs this only after {@link #lockedWhereConcurrent its guard} confirmed, with the row lock where the
      * engine needs one, that no newer scan has listed the parents, so unlike {@link #upsertChild} it needs no parent
-     * check of its own. A directory goes in claimed by the scan ({@code listed_by = :scan}), as the scan would claim
-     * it right after in the same transaction. Row {@code i}'s parameters are {@code :parent}{@code i}, {@code :name}{@code i}, {@code
+     * check of its own. Row {@code i}'s parameters are {@code :parent}{@code i}, {@code :name}{@code i}, {@code
      * :kind}{@code i}, {@code :size}{@code i}, {@code :mtime}{@code i}, {@code :link}{@code i}, {@code :key}{@code
-     * i}; {@code :scan} is shared.
+     * i} and {@code :listed}{@code i} (its {@code listed_by}: fsindex passes the scan for a directory it claims in
+     * the same transaction, 0 otherwise); {@code :scan} is shared.
      */
     default Query insertChildren(FsTables t, int rows) {
         return childRows(t, rows).onConflictDoNothing();
@@ -156,8 +156,7 @@ public interface Dialect {
             insert = insert.values(param("parent" + i, Long.class), param("name" + i, String.class),
                     param("kind" + i, String.class), param("size" + i, Long.class), param("mtime" + i, Long.class),
                     param("link" + i, String.class), param("key" + i, Long.class), param("scan", Long.class),
-                    inline(0), org.jooq.impl.DSL.when(param("kind" + i, String.class).eq(inline("DIRECTORY")),
-                            param("scan", Long.class)).otherwise(inline(0L)));
+                    inline(0), param("listed" + i, Long.class));
         }
         return insert;
     }
