@@ -10,6 +10,7 @@ import io.fsindex.api.FsIndexException;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
 import java.io.IOException;
+import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
@@ -153,15 +154,35 @@ public final class PostgresDialect implements Dialect {
     /**
      * New children of a directory the scan inserted itself go in by {@code COPY FROM STDIN}, one round trip for a
      * whole wave, instead of multi-row {@code INSERT … ON CONFLICT} statements: about a third less server time per row.
+     * Their ids come first from the identity's sequence, one statement for the wave, so the scan need not read new
+     * directories back to claim them.
      */
     @Override
     public ChildLoader childLoader(FsTables t) {
+        String newIds = "SELECT nextval('" + t.filesName() + "_id_seq') FROM generate_series(1, ?)";
         String copy = copyChildren(t);
-        return (connection, rows) -> {
-            try {
-                connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copy, rows);
-            } catch (IOException e) {
-                throw new SQLException("cannot send new rows to COPY: " + e.getMessage(), e);
+        return new ChildLoader() {
+            @Override
+            public long[] newIds(Connection c, int count) throws SQLException {
+                long[] ids = new long[count];
+                try (java.sql.PreparedStatement s = c.prepareStatement(newIds)) {
+                    s.setInt(1, count);
+                    try (java.sql.ResultSet rs = s.executeQuery()) {
+                        for (int i = 0; i < count && rs.next(); i++) {
+                            ids[i] = rs.getLong(1);
+                        }
+                    }
+                }
+                return ids;
+            }
+
+            @Override
+            public void load(Connection c, InputStream text) throws SQLException {
+                try {
+                    c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy, text);
+                } catch (IOException e) {
+                    throw new SQLException("cannot send new rows to COPY: " + e.getMessage(), e);
+                }
             }
         };
     }

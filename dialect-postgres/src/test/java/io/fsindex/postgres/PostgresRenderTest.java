@@ -68,11 +68,11 @@ class PostgresRenderTest {
                 + " :listed1) on conflict do nothing");
     }
 
-    /** New children of a directory the scan inserted go in by COPY, in the columns of Dialect.ChildLoader's text. */
+    /** New children of a directory the scan inserted go in by COPY, with their ids, in ChildLoader's columns. */
     @Test
     void childLoaderCopiesTheLoadedColumns() {
         assertThat(PostgresDialect.copyChildren(t)).isEqualTo("COPY fsindex_files"
-                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, listed_by) FROM STDIN");
+                + " (id, parent, name, kind, size, mtime, link_target, file_key, scan_id, listed_by) FROM STDIN");
     }
 
     /** After a scan that changed many rows; SKIP_LOCKED: an ANALYZE autovacuum is running already will do. */

@@ -76,7 +76,7 @@ final class SqlFileSink implements FileSink {
     private long loadedRows;
     /** Rows this scan tried to insert, to decide whether the planner's statistics need refreshing at the end. */
     private long insertedRows;
-    private final ChildRowsText loadText = new ChildRowsText();
+    private final LoadText loadText = new LoadText();
     /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
     private long removedEarly;
     private long removedInTransaction;
@@ -431,6 +431,8 @@ final class SqlFileSink implements FileSink {
 
         /** The directory is one of {@link #freshDirs}: nothing but this listing's rows can be below it. */
         boolean fresh;
+        /** Its new rows went to the bulk loader, with their ids (set by {@link #insertNew}). */
+        boolean loaded;
 
         Listing(Directory dir, List<WalkedEntry> entries, boolean part) {
             this.dir = dir;
@@ -647,9 +649,11 @@ final class SqlFileSink implements FileSink {
         }
         insertNew(owned);
         updateChanged(owned);
-        if (!st.insertsReturnIds() && owned.stream().anyMatch(l -> l.triedInserting > 0)) {
-            // Only listings that inserted rows have them to record: an unchanged rescan skips both statements.
-            log.inserted(owned);
+        List<Listing> readBack = owned.stream().filter(l -> !l.loaded && l.triedInserting > 0).toList();
+        if (!st.insertsReturnIds() && !readBack.isEmpty()) {
+            // Only listings that inserted rows without learning their ids have them to record: an unchanged rescan
+            // skips both statements.
+            log.inserted(readBack);
         }
         claimSubdirectories(owned);
     }
@@ -725,15 +729,16 @@ final class SqlFileSink implements FileSink {
      * Inserts every new name of the listings, a few hundred a statement, or by the engine's bulk loader below a
      * directory this scan inserted ({@link #freshDirs}); a name a newer scan inserted meanwhile is left alone.
      * Where the insert returns the new rows' ids, each row that went in is recorded as added from them; elsewhere
-     * {@link ChangeLog#inserted} reads them back.
+     * the server records them from the rows, counted by {@link ChangeLog#inserted} or, for loaded rows, here.
      */
     private void insertNew(List<Listing> owned) throws SQLException {
         Listing[] rowOf = new Listing[Statements.INSERT_ROWS];
         int[] entryOf = new int[Statements.INSERT_ROWS];
         int n = 0;
         boolean loading = st.childLoader != null && !loadRefused;
+        int toLoad = 0;
         for (Listing l : owned) {
-            boolean load = loading && l.fresh;
+            l.loaded = loading && l.fresh;
             for (int i : l.insertOrder()) {
                 WalkedEntry e = l.entries.get(i);
                 if (!e.isReadable() || l.ids[i] != 0) {
@@ -741,8 +746,8 @@ final class SqlFileSink implements FileSink {
                 }
                 l.tryInserting(i);
                 insertedRows++;
-                if (load) {
-                    loadText.add(l.dir.id(), e.name(), e.stat(), keyOf(e.stat()), scan);
+                if (l.loaded) {
+                    toLoad++;
                     continue;
                 }
                 rowOf[n] = l;
@@ -758,16 +763,47 @@ final class SqlFileSink implements FileSink {
             insertRows(rowOf, entryOf, from, rows);
             from += rows;
         }
-        if (loadText.rows() > 0) {
-            try {
-                st.childLoader.load(c, loadText.stream());
-                loadedRows += loadText.rows();
-            } catch (SQLException e) {
-                loadRefused = true;
-                throw e;
-            } finally {
-                loadText.clear();
+        if (toLoad > 0) {
+            loadRows(owned, toLoad);
+        }
+    }
+
+    /**
+     * Loads the {@code count} new rows of the listings whose rows go to the bulk loader, with ids taken for them
+     * first, so nothing reads them back: a directory's id is known for its claim, and each listing's count of rows
+     * added is known for the feed (whose rows the server writes from the loaded rows, cheaper than sending them).
+     */
+    private void loadRows(List<Listing> owned, int count) throws SQLException {
+        try {
+            long[] ids = st.childLoader.newIds(c, count);
+            int k = 0;
+            for (Listing l : owned) {
+                if (!l.loaded) {
+                    continue;
+                }
+                for (int i = 0; i < l.entries.size(); i++) {       // no lock order to keep: nothing conflicts
+                    WalkedEntry e = l.entries.get(i);
+                    if (!e.isReadable() || l.ids[i] != 0) {
+                        continue;
+                    }
+                    long id = ids[k++];
+                    FileStat stat = e.stat();
+                    loadText.value(id).value(l.dir.id()).value(e.name()).value(stat.kind().name())
+                            .value(stat.size()).value(stat.mtimeNanos()).value(stat.linkTarget())
+                            .value(keyOf(stat)).value(scan)
+                            .value(stat.isDirectory() ? scan : 0).endRow();     // claimed, see claimSubdirectories
+                    l.ids[i] = id;
+                    l.inserted++;
+                }
             }
+            st.childLoader.load(c, loadText.stream());
+            loadedRows += count;
+            log.added(owned.stream().filter(l -> l.loaded && l.inserted > 0).toList(), onlyPart(owned));
+        } catch (SQLException e) {
+            loadRefused = true;
+            throw e;
+        } finally {
+            loadText.clear();
         }
     }
 
@@ -1638,9 +1674,18 @@ final class SqlFileSink implements FileSink {
                     withRows.add(l);
                 }
             }
+            added(withRows, part);
+        }
+
+        /**
+         * Records the rows this transaction inserted below the listings' directories as added, {@code inserted} of
+         * them below each, written once the head is locked; {@code part}: the one part of a listing they belong to.
+         */
+        void added(List<Listing> withRows, Listing part) throws SQLException {
             if (withRows.isEmpty()) {
                 return;
             }
+            withRows = new ArrayList<>(withRows);
             withRows.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
             AddedRows added = new AddedRows(withRows.stream().mapToLong(l -> l.dir.id()).toArray(),
                     withRows.stream().map(l -> l.dir.path().toString()).toArray(String[]::new),

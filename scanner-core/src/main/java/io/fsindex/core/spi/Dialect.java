@@ -179,19 +179,22 @@ public interface Dialect {
     }
 
     /**
-     * Appends rows to the files table from {@code rows}: UTF-8 text, one line per row, the columns {@code parent,
-     * name, kind, size, mtime, link_target, file_key, scan_id, listed_by} separated by tabs, {@code \N} for null, and backslash,
-     * tab, newline and carriage return inside a value escaped as {@code \\}, {@code \t}, {@code \n}, {@code \r} (the
-     * text format of PostgreSQL's {@code COPY} and MySQL's {@code LOAD DATA}).
+     * Appends rows to the files table from UTF-8 text: one line per row, the {@link #columns} separated by tabs,
+     * {@code \N} for null, and backslash, tab, newline and carriage return inside a value escaped as {@code \\},
+     * {@code \t}, {@code \n}, {@code \r} (the text format of PostgreSQL's {@code COPY} and MySQL's {@code LOAD
+     * DATA}). The rows come with their ids, taken by {@link #newIds}, so fsindex need not read them back.
      */
-    @FunctionalInterface
     interface ChildLoader {
-        void load(Connection c, InputStream rows) throws SQLException;
+        /** Takes {@code count} new ids from the files table's id generator, each never handed out before. */
+        long[] newIds(Connection c, int count) throws SQLException;
+
+        /** Appends the rows of {@code text} to the files table. */
+        void load(Connection c, InputStream text) throws SQLException;
 
         /** The columns of {@link ChildLoader}'s text, in their order, for the loader's column list. */
         static java.util.List<Field<?>> columns(FsTables t) {
-            return java.util.List.of(t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey, t.scanId,
-                    t.listedBy);
+            return java.util.List.of(t.id, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey,
+                    t.scanId, t.listedBy);
         }
     }
 
