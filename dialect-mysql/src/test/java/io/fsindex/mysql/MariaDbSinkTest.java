@@ -9,4 +9,9 @@ class MariaDbSinkTest extends SqlFileSinkConformanceTest {
     protected TestDatabase database() {
         return TestServer.mariadb().database();
     }
+
+    @Override
+    protected String lockWaitsQuery(String prefix) {
+        return TestServer.lockWaitsQuery(prefix);
+    }
 }

@@ -9,4 +9,9 @@ class MySqlSinkTest extends SqlFileSinkConformanceTest {
     protected TestDatabase database() {
         return TestServer.mysql().database();
     }
+
+    @Override
+    protected String lockWaitsQuery(String prefix) {
+        return TestServer.lockWaitsQuery(prefix);
+    }
 }

@@ -322,4 +322,10 @@ final class TestServer {
             }
         }
     }
+
+    /** Counts the InnoDB transactions waiting for a lock in a statement that names {@code prefix}'s tables. */
+    static String lockWaitsQuery(String prefix) {
+        return "SELECT count(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'"
+                + " AND trx_query LIKE '%" + prefix + "%'";
+    }
 }

@@ -9,4 +9,10 @@ class PostgresSinkTest extends SqlFileSinkConformanceTest {
     protected TestDatabase database() {
         return PostgresTestServer.database();
     }
+
+    @Override
+    protected String lockWaitsQuery(String prefix) {
+        return "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND position('" + prefix
+                + "' in query) > 0";
+    }
 }

@@ -8,20 +8,39 @@ import io.fsindex.api.FileSink;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.testkit.IndexTest;
+import io.fsindex.testkit.RawIndex;
+import io.fsindex.testkit.Trees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * Interleavings a real scan produces only by chance, staged on the sink itself with the index's own database,
  * statements and scan rows (hence this package): a wave moving a row the wave before it inserted, and a newer scan
- * claiming a huge directory between two parts of an older scan's listing. A dialect's test extends this class like
- * the other conformance suites.
+ * claiming a huge directory between two parts of an older scan's listing, a newer scan sweeping a directory an older
+ * one is still writing below. A dialect's test extends this class like the other conformance suites.
  */
 public abstract class SqlFileSinkConformanceTest extends IndexTest {
+
+    /**
+     * A query counting the transactions that wait for a row lock while running a statement that names {@code
+     * prefix}'s tables, or null for an engine without row locks (SQLite: a second writer waits for the whole
+     * database before its transaction begins, so no statement of it can run between another's).
+     */
+    protected String lockWaitsQuery(String prefix) {
+        return null;
+    }
 
     private SqlFileSink sink(FsIndex index, Connection c, long scan) throws Exception {
         return new SqlFileSink(index.db, index.statements, c, scan, new NioWalker(), new ScanListener() {
@@ -157,5 +176,89 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         assertThat(index.lookup(deleted)).isEmpty();
         assertThat(index.lookup(big.resolve("new"))).isPresent();
         assertThat(index.children(big)).hasSize(10);
+    }
+
+    /**
+     * A newer scan sweeping a directory it found gone must take along what an older scan, still owning that
+     * directory's listing, writes below it meanwhile: every such row reported deleted and taken out with the rest.
+     * The sweep locks the directory's row before it reads what is below (the older scan's owner check holds a share
+     * lock on it until its transaction ends), so it waits and then reads the older scan's rows. Reading first would
+     * miss them: they would stay in the index below a directory that left it, never reported deleted.
+     */
+    @Test
+    void aSweepWaitsForAnOlderScanStillWritingBelowTheDirectoryItSweeps() throws Exception {
+        Path root = tree("d/x.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long dirId = index.lookup(root.resolve("d")).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        Trees.delete(root.resolve("d"));
+        ExecutorService executor = Executors.newFixedThreadPool(2);
+        try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
+            long older = index.insertScanRow(olderC, root.toString());
+            SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
+            newer.applyGroup(List.of(root), Arrays.asList(new FileSink.Directory(rootId, 0,
+                    root.getFileName().toString(), root)), List.of(new NioWalker().list(root).entries()));
+
+            CountDownLatch writing = new CountDownLatch(1);
+            CountDownLatch commit = new CountDownLatch(1);
+            Future<?> olderListing = executor.submit(() -> index.db.write(olderC, c -> {
+                // What the older scan's listing of d does in its transaction: the owner check, then an insert below.
+                try (ResultSet rs = Statements.ForIds.bind(index.statements.owners.forCount(1).prepare(c),
+                        new long[] {dirId}, 1).statement.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(2)).as("no newer scan has listed d").isLessThan(older);
+                }
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("INSERT INTO " + prefix() + "files (parent, name, kind, scan_id) VALUES ("
+                            + dirId + ", 'late.txt', 'FILE', " + older + ")");
+                }
+                writing.countDown();
+                try {
+                    assertThat(commit.await(60, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return null;
+            }));
+            assertThat(writing.await(60, TimeUnit.SECONDS)).isTrue();
+            Future<?> sweep = executor.submit(() -> {
+                newer.finish(true);
+                return null;
+            });
+            String waits = lockWaitsQuery(prefix());
+            if (waits != null) {
+                assertThat(awaitLockWait(waits, sweep)).as("the sweep must wait for the older scan's transaction")
+                        .isTrue();
+            }
+            commit.countDown();
+            olderListing.get(60, TimeUnit.SECONDS);
+            sweep.get(60, TimeUnit.SECONDS);
+        } finally {
+            executor.shutdownNow();
+        }
+
+        assertThat(index.lookup(root.resolve("d/late.txt"))).isEmpty();
+        assertThat(new RawIndex(database(), prefix()).queryLong("SELECT count(*) FROM " + prefix() + "files f JOIN "
+                + prefix() + "files p ON f.parent = p.id WHERE f.gone_at IS NULL AND p.gone_at IS NOT NULL"))
+                .as("rows left in the index below a directory that left it").isZero();
+        assertThat(index.changesSince(cursor, 100).changes()).filteredOn(ch -> ch.type() == ChangeType.DELETED)
+                .extracting(ch -> root.relativize(ch.path()).toString())
+                .containsExactlyInAnyOrder("d", "d/x.txt", "d/late.txt");
+    }
+
+    private boolean awaitLockWait(String query, Future<?> work) throws Exception {
+        RawIndex raw = new RawIndex(database(), prefix());
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline && !work.isDone()) {
+            if (raw.queryLong(query) > 0) {
+                return true;
+            }
+            // InnoDB refreshes its INFORMATION_SCHEMA lock tables only when they were last read over 0.1 s ago:
+            // polled more often, they would show the same first picture for ever.
+            Thread.sleep(150);
+        }
+        return false;
     }
 }
