@@ -159,13 +159,15 @@ public final class PostgresDialect implements Dialect {
      */
     @Override
     public ChildLoader childLoader(FsTables t) {
-        String newIds = "SELECT nextval('" + t.filesName() + "_id_seq') FROM generate_series(1, ?)";
         String copy = copyChildren(t);
         return new ChildLoader() {
+            /** {@code nextval} of the identity's sequence, whose name PostgreSQL is asked once, not assumed. */
+            private volatile String newIds;
+
             @Override
             public long[] newIds(Connection c, int count) throws SQLException {
                 long[] ids = new long[count];
-                try (java.sql.PreparedStatement s = c.prepareStatement(newIds)) {
+                try (java.sql.PreparedStatement s = c.prepareStatement(newIdsStatement(c))) {
                     s.setInt(1, count);
                     try (java.sql.ResultSet rs = s.executeQuery()) {
                         for (int i = 0; i < count && rs.next(); i++) {
@@ -174,6 +176,23 @@ public final class PostgresDialect implements Dialect {
                     }
                 }
                 return ids;
+            }
+
+            private String newIdsStatement(Connection c) throws SQLException {
+                if (newIds == null) {
+                    try (java.sql.PreparedStatement s = c.prepareStatement("SELECT pg_get_serial_sequence(?, 'id')")) {
+                        s.setString(1, t.filesName());
+                        try (java.sql.ResultSet rs = s.executeQuery()) {
+                            String sequence = rs.next() ? rs.getString(1) : null;
+                            if (sequence == null) {
+                                throw new SQLException(t.filesName() + ".id has no sequence to take ids from");
+                            }
+                            newIds = "SELECT nextval('" + sequence.replace("'", "''")
+                                    + "') FROM generate_series(1, ?)";
+                        }
+                    }
+                }
+                return newIds;
             }
 
             @Override
