@@ -12,6 +12,8 @@ import io.fsindex.core.spi.FsTables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -162,14 +164,14 @@ public final class PostgresDialect implements Dialect {
         String copy = copyChildren(t);
         return new ChildLoader() {
             /** {@code nextval} of the identity's sequence, whose name PostgreSQL is asked once, not assumed. */
-            private volatile String newIds;
+            private volatile String newIdsSql;
 
             @Override
             public long[] newIds(Connection c, int count) throws SQLException {
                 long[] ids = new long[count];
-                try (java.sql.PreparedStatement s = c.prepareStatement(newIdsStatement(c))) {
+                try (PreparedStatement s = c.prepareStatement(newIdsStatement(c))) {
                     s.setInt(1, count);
-                    try (java.sql.ResultSet rs = s.executeQuery()) {
+                    try (ResultSet rs = s.executeQuery()) {
                         for (int i = 0; i < count && rs.next(); i++) {
                             ids[i] = rs.getLong(1);
                         }
@@ -179,20 +181,20 @@ public final class PostgresDialect implements Dialect {
             }
 
             private String newIdsStatement(Connection c) throws SQLException {
-                if (newIds == null) {
-                    try (java.sql.PreparedStatement s = c.prepareStatement("SELECT pg_get_serial_sequence(?, 'id')")) {
+                if (newIdsSql == null) {
+                    try (PreparedStatement s = c.prepareStatement("SELECT pg_get_serial_sequence(?, 'id')")) {
                         s.setString(1, t.filesName());
-                        try (java.sql.ResultSet rs = s.executeQuery()) {
+                        try (ResultSet rs = s.executeQuery()) {
                             String sequence = rs.next() ? rs.getString(1) : null;
                             if (sequence == null) {
                                 throw new SQLException(t.filesName() + ".id has no sequence to take ids from");
                             }
-                            newIds = "SELECT nextval('" + sequence.replace("'", "''")
+                            newIdsSql = "SELECT nextval('" + sequence.replace("'", "''")
                                     + "') FROM generate_series(1, ?)";
                         }
                     }
                 }
-                return newIds;
+                return newIdsSql;
             }
 
             @Override

@@ -649,11 +649,13 @@ final class SqlFileSink implements FileSink {
         }
         insertNew(owned);
         updateChanged(owned);
-        List<Listing> readBack = owned.stream().filter(l -> !l.loaded && l.triedInserting > 0).toList();
-        if (!st.insertsReturnIds() && !readBack.isEmpty()) {
+        if (!st.insertsReturnIds()) {
             // Only listings that inserted rows without learning their ids have them to record: an unchanged rescan
             // skips both statements.
-            log.inserted(readBack);
+            List<Listing> readBack = owned.stream().filter(l -> !l.loaded && l.triedInserting > 0).toList();
+            if (!readBack.isEmpty()) {
+                log.inserted(readBack);
+            }
         }
         claimSubdirectories(owned);
     }
@@ -736,8 +738,9 @@ final class SqlFileSink implements FileSink {
         int[] entryOf = new int[Statements.INSERT_ROWS];
         int n = 0;
         boolean loading = st.childLoader != null && !loadRefused;
-        int toLoad = 0;
-        for (Listing l : owned) {
+        LongList toLoad = new LongList();      // listing << 32 | entry, in each listing's insert order
+        for (int w = 0; w < owned.size(); w++) {
+            Listing l = owned.get(w);
             l.loaded = loading && l.fresh;
             for (int i : l.insertOrder()) {
                 WalkedEntry e = l.entries.get(i);
@@ -747,7 +750,7 @@ final class SqlFileSink implements FileSink {
                 l.tryInserting(i);
                 insertedRows++;
                 if (l.loaded) {
-                    toLoad++;
+                    toLoad.add(((long) w << 32) | i);
                     continue;
                 }
                 rowOf[n] = l;
@@ -763,41 +766,32 @@ final class SqlFileSink implements FileSink {
             insertRows(rowOf, entryOf, from, rows);
             from += rows;
         }
-        if (toLoad > 0) {
+        if (toLoad.size() > 0) {
             loadRows(owned, toLoad);
         }
     }
 
     /**
-     * Loads the {@code count} new rows of the listings whose rows go to the bulk loader, with ids taken for them
-     * first, so nothing reads them back: a directory's id is known for its claim, and each listing's count of rows
-     * added is known for the feed (whose rows the server writes from the loaded rows, cheaper than sending them).
+     * Loads the new rows {@code rows} names ({@code listing << 32 | entry}) with ids taken for them first, so nothing
+     * reads them back: a directory's id is known for its claim, and each listing's count of rows added is known for
+     * the feed (whose rows the server writes from the loaded rows, cheaper than sending them).
      */
-    private void loadRows(List<Listing> owned, int count) throws SQLException {
+    private void loadRows(List<Listing> owned, LongList rows) throws SQLException {
         try {
-            long[] ids = st.childLoader.newIds(c, count);
-            int k = 0;
-            for (Listing l : owned) {
-                if (!l.loaded) {
-                    continue;
-                }
-                for (int i = 0; i < l.entries.size(); i++) {       // no lock order to keep: nothing conflicts
-                    WalkedEntry e = l.entries.get(i);
-                    if (!e.isReadable() || l.ids[i] != 0) {
-                        continue;
-                    }
-                    long id = ids[k++];
-                    FileStat stat = e.stat();
-                    loadText.value(id).value(l.dir.id()).value(e.name()).value(stat.kind().name())
-                            .value(stat.size()).value(stat.mtimeNanos()).value(stat.linkTarget())
-                            .value(keyOf(stat)).value(scan)
-                            .value(stat.isDirectory() ? scan : 0).endRow();     // claimed, see claimSubdirectories
-                    l.ids[i] = id;
-                    l.inserted++;
-                }
+            long[] ids = st.childLoader.newIds(c, rows.size());
+            for (int k = 0; k < rows.size(); k++) {
+                Listing l = owned.get((int) (rows.get(k) >>> 32));
+                int i = (int) rows.get(k);
+                WalkedEntry e = l.entries.get(i);
+                FileStat stat = e.stat();
+                loadText.value(ids[k]).value(l.dir.id()).value(e.name()).value(stat.kind().name())
+                        .value(stat.size()).value(stat.mtimeNanos()).value(stat.linkTarget()).value(keyOf(stat))
+                        .value(scan).value(stat.isDirectory() ? scan : 0).endRow();  // claimed, see claimSubdirectories
+                l.ids[i] = ids[k];
+                l.inserted++;
             }
             st.childLoader.load(c, loadText.stream());
-            loadedRows += count;
+            loadedRows += rows.size();
             log.added(owned.stream().filter(l -> l.loaded && l.inserted > 0).toList(), onlyPart(owned));
         } catch (SQLException e) {
             loadRefused = true;
