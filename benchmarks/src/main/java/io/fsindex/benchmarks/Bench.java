@@ -3,6 +3,7 @@ package io.fsindex.benchmarks;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
+import io.fsindex.testservers.InnoDbServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -175,10 +176,10 @@ public final class Bench implements Callable<Integer> {
                 postgres(main, tree);
             }
             if (selected.contains(Engine.mysql)) {
-                innoDb(MySqlServer.Kind.MYSQL, n, tree);
+                innoDb(InnoDbServer.Engine.MYSQL, n, tree);
             }
             if (selected.contains(Engine.mariadb)) {
-                innoDb(MySqlServer.Kind.MARIADB, n, tree);
+                innoDb(InnoDbServer.Engine.MARIADB, n, tree);
             }
             if (selected.contains(Engine.sqlite) && scenarios.contains(Scenario.flat)) {
                 flat(shape); // last: it is the scenario most likely to run out of heap
@@ -445,7 +446,7 @@ public final class Bench implements Callable<Integer> {
 
     // ----------------------------------------------------------------------------------------- MySQL and MariaDB
 
-    private void innoDb(MySqlServer.Kind kind, long n, Path tree) throws Exception {
+    private void innoDb(InnoDbServer.Engine kind, long n, Path tree) throws Exception {
         String engine = kind.label.split(" ")[0];
         MySqlServer server;
         log("starting " + kind.label);
