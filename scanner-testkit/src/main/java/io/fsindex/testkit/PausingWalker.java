@@ -44,11 +44,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>This class is thread-safe.
  */
-public final class PausingWalker implements Walker {
+public final class PausingWalker extends ForwardingWalker {
     /** How long {@link Pause#awaitPaused()} waits before deciding the scan will never get there. */
     public static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
 
-    private final Walker delegate;
     private final List<Pause> pauses = new CopyOnWriteArrayList<>();
 
     /** A walker over the real filesystem ({@link NioWalker}) with no pause armed. */
@@ -58,7 +57,7 @@ public final class PausingWalker implements Walker {
 
     /** A walker that reads through {@code delegate} and pauses where told. */
     public PausingWalker(Walker delegate) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
     }
 
     /** Arms a one-shot pause: the first scan about to list {@code directory} stops before reading it. */
@@ -92,12 +91,7 @@ public final class PausingWalker implements Walker {
     @Override
     public FileStat stat(Path path) throws IOException {
         hold(null, false);
-        return delegate.stat(path);
-    }
-
-    @Override
-    public FileStat statFollowingLinks(Path path) throws IOException {
-        return delegate.statFollowingLinks(path);
+        return super.stat(path);
     }
 
     @Override
@@ -106,7 +100,7 @@ public final class PausingWalker implements Walker {
         hold(key, false);
         DirectoryListing listing;
         try {
-            listing = delegate.list(directory);
+            listing = super.list(directory);
         } catch (IOException e) {
             hold(key, true);
             throw e;
@@ -123,7 +117,7 @@ public final class PausingWalker implements Walker {
 
     private void hold(Path directory, boolean afterListing) throws InterruptedIOException {
         for (Pause p : pauses) {
-            if (p.afterListing == afterListing && java.util.Objects.equals(p.directory, directory)
+            if (p.afterListing == afterListing && Objects.equals(p.directory, directory)
                     && p.taken.compareAndSet(false, true)) {
                 p.block();
             }

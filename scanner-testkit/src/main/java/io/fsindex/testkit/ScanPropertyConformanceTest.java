@@ -10,7 +10,6 @@ import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanSession;
 import io.fsindex.api.WalkedEntry;
-import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.NioWalker;
 import java.io.IOException;
@@ -197,8 +196,7 @@ public abstract class ScanPropertyConformanceTest {
      * Wraps {@link NioWalker} and stops its scan at its first filesystem access (before the scan writes anything),
      * before each listing and after each listing (also a failed one), until the scheduler lets it take one step.
      */
-    static final class SteppingWalker implements Walker {
-        private final Walker delegate = new NioWalker();
+    static final class SteppingWalker extends ForwardingWalker {
         private final Scan scan;
         private final Path treeRoot;
         private final BlockingQueue<Event> events;
@@ -219,12 +217,7 @@ public abstract class ScanPropertyConformanceTest {
             if (started.compareAndSet(false, true)) {
                 stop("start");
             }
-            return delegate.stat(path);
-        }
-
-        @Override
-        public FileStat statFollowingLinks(Path path) throws IOException {
-            return delegate.statFollowingLinks(path);
+            return super.stat(path);
         }
 
         @Override
@@ -233,7 +226,7 @@ public abstract class ScanPropertyConformanceTest {
             stop("before listing /" + where);
             DirectoryListing listing;
             try {
-                listing = delegate.list(directory);
+                listing = super.list(directory);
             } catch (IOException e) {
                 stop("after failing to list /" + where + " (" + e.getClass().getSimpleName() + ")");
                 throw e;
