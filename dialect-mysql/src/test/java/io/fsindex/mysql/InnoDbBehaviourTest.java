@@ -40,7 +40,7 @@ abstract class InnoDbBehaviourTest {
     @TempDir
     Path tmp;
 
-    private final String prefix = TestDatabase.freshPrefix();
+    final String prefix = TestDatabase.freshPrefix();
     private final List<FsIndex> opened = new ArrayList<>();
 
     abstract TestServer server();
@@ -53,13 +53,13 @@ abstract class InnoDbBehaviourTest {
     }
 
     /** Deleted rows go at the end of the scan (no orphan retention): these tests are about the engine's deletes. */
-    private FsIndex openIndex() {
+    FsIndex openIndex() {
         FsIndex index = server().database().builder(prefix).orphanRetention(java.time.Duration.ZERO).build();
         opened.add(index);
         return index;
     }
 
-    private Path tree(String... paths) throws IOException {
+    Path tree(String... paths) throws IOException {
         Path root = tmp.resolve("tree");
         Files.createDirectories(root);
         Trees.create(root, paths);
@@ -344,7 +344,7 @@ abstract class InnoDbBehaviourTest {
         }
     }
 
-    private static long singleLong(Statement s, String sql) throws SQLException {
+    static long singleLong(Statement s, String sql) throws SQLException {
         try (ResultSet rs = s.executeQuery(sql)) {
             assertThat(rs.next()).as(sql).isTrue();
             return rs.getLong(1);

@@ -52,4 +52,13 @@ class MariaDbRenderTest {
     void insertChildrenIsAPlainInsertThatLeavesADuplicateAlone() {
         assertThat(r.sql(dialect.insertChildren(TABLES, 2))).isEqualTo(MySqlRenderTest.INSERT_CHILDREN);
     }
+
+    /** New names below directories go as INSERT IGNORE returning what went in; duplicates are left out. */
+    @Test
+    void insertChildrenReturningIgnoresDuplicatesAndReturnsTheInsertedRows() {
+        assertThat(r.sql(dialect.insertChildrenReturning(TABLES, 2))).isEqualTo("insert ignore into fsindex_files"
+                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by) values (:parent0,"
+                + " :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0, :listed0), (:parent1, :name1, :kind1,"
+                + " :size1, :mtime1, :link1, :key1, :scan, 0, :listed1) returning id, parent, name");
+    }
 }

@@ -826,6 +826,7 @@ final class SqlFileSink implements FileSink {
             insert.statement.executeUpdate();
             return;
         }
+        int returned = 0;
         try (ResultSet rs = insert.statement.executeQuery()) {
             while (rs.next()) {
                 int k = byName.get(new ChildKey(rs.getLong(2), rs.getString(3)));
@@ -833,8 +834,12 @@ final class SqlFileSink implements FileSink {
                 WalkedEntry e = l.entries.get(entryOf[k]);
                 l.ids[entryOf[k]] = rs.getLong(1);
                 l.inserted++;
+                returned++;
                 log.changeIn(rs.getLong(1), ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
             }
+        }
+        if (returned < n) {
+            st.requireOnlyConflictsLeftOut(insert.statement);
         }
     }
 

@@ -162,11 +162,19 @@ public interface Dialect {
     }
 
     /**
-     * Returns {@link #insertChildren}, returning each inserted row's {@code id, parent, name}, or null where the
-     * engine cannot return them (the default): the scan then reads the rows it inserted back.
+     * Returns {@link #insertChildren}, returning each inserted row's {@code id, parent, name} and leaving out each
+     * row that conflicts with an existing one, or null where the engine cannot return them (the default): the scan
+     * then reads the rows it inserted back.
      */
     default Query insertChildrenReturning(FsTables t, int rows) {
         return null;
+    }
+
+    /**
+     * Throws if the {@link #insertChildrenReturning} statement that just ran left a row out for any reason but a
+     * conflict with an existing row; does nothing by default, for an insert that can leave out only conflicting rows.
+     */
+    default void requireOnlyConflictsLeftOut(java.sql.Statement insert) throws java.sql.SQLException {
     }
 
     /**
