@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * Interleavings a real scan produces only by chance, staged on the sink itself with the index's own database,
  * statements and scan rows (hence this package): a wave moving a row the wave before it inserted, and a newer scan
  * claiming a huge directory between two parts of an older scan's listing, a newer scan sweeping a directory an older
- * one is still writing below. A dialect's test extends this class like the other conformance suites.
+ * one is still writing below, another transaction taking a name the scan is about to insert. A dialect's test
+ * extends this class like the other conformance suites.
  */
 public abstract class SqlFileSinkConformanceTest extends IndexTest {
 
@@ -246,6 +247,58 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         assertThat(index.changesSince(cursor, 100).changes()).filteredOn(ch -> ch.type() == ChangeType.DELETED)
                 .extracting(ch -> root.relativize(ch.path()).toString())
                 .containsExactlyInAnyOrder("d", "d/x.txt", "d/late.txt");
+    }
+
+    /**
+     * A name another transaction inserts below a directory while the scan applies its listing of it (a newer partial
+     * scan's root, say) is left to that transaction: the scan's insert waits for it, finds the name taken, and
+     * neither records the row as added nor counts it. On MariaDB this is the duplicate that {@code INSERT IGNORE}
+     * leaves out with a warning, and the only warning it may leave; with {@code ON DUPLICATE KEY UPDATE} MariaDB's
+     * {@code RETURNING} would return the other transaction's row as if inserted.
+     */
+    @Test
+    void aNameAnotherTransactionInsertsMeanwhileIsLeftToIt() throws Exception {
+        Path root = tree("d/x.txt");
+        Path d = root.resolve("d");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long dId = index.lookup(d).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        Files.writeString(d.resolve("y.txt"), "taken meanwhile");
+        Files.writeString(d.resolve("z.txt"), "added by the scan");
+        List<WalkedEntry> listingOfD = new NioWalker().list(d).entries();
+
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        List<SqlFileSink.GroupResult> results;
+        long other;
+        try (Connection c = index.db.connect(); Connection otherC = index.db.connect()) {
+            SqlFileSink sink = sink(index, c, index.insertScanRow(c, root.toString()));
+            other = index.insertScanRow(otherC, d.resolve("y.txt").toString());
+            otherC.setAutoCommit(false);
+            try (Statement s = otherC.createStatement()) {
+                s.executeUpdate("INSERT INTO " + prefix() + "files (parent, name, kind, scan_id) VALUES (" + dId
+                        + ", 'y.txt', 'FILE', " + other + ")");
+            }
+            Future<List<SqlFileSink.GroupResult>> applying = executor.submit(() -> sink.applyGroup(List.of(d),
+                    List.of(new FileSink.Directory(dId, rootId, "d", d)), List.of(listingOfD)));
+            String waits = lockWaitsQuery(prefix());
+            if (waits != null) {
+                assertThat(awaitLockWait(waits, applying)).as("the scan's insert must wait for the other's row")
+                        .isTrue();
+            }
+            otherC.commit();
+            results = applying.get(60, TimeUnit.SECONDS);
+            sink.finish(true);
+        } finally {
+            executor.shutdownNow();
+        }
+
+        assertThat(results.get(0).applied().added()).isEqualTo(1);
+        assertThat(index.changesSince(cursor, 100).changes()).extracting(ch -> ch.type() + " "
+                + root.relativize(ch.path())).containsExactly("ADDED d/z.txt");
+        assertThat(new RawIndex(database(), prefix()).queryLong("SELECT scan_id FROM " + prefix()
+                + "files WHERE name = 'y.txt'")).isEqualTo(other);
     }
 
     private boolean awaitLockWait(String query, Future<?> work) throws Exception {

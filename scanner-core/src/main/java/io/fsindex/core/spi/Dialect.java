@@ -174,7 +174,7 @@ public interface Dialect {
      * Throws if the {@link #insertChildrenReturning} statement that just ran left a row out for any reason but a
      * conflict with an existing row; does nothing by default, for an insert that can leave out only conflicting rows.
      */
-    default void requireOnlyConflictsLeftOut(java.sql.Statement insert) throws java.sql.SQLException {
+    default void requireOnlyConflictsLeftOut(Statement insert) throws SQLException {
     }
 
     /**
