@@ -169,13 +169,19 @@ public final class PostgresDialect implements Dialect {
             @Override
             public long[] newIds(Connection c, int count) throws SQLException {
                 long[] ids = new long[count];
+                int taken = 0;
                 try (PreparedStatement s = c.prepareStatement(newIdsStatement(c))) {
                     s.setInt(1, count);
                     try (ResultSet rs = s.executeQuery()) {
-                        for (int i = 0; i < count && rs.next(); i++) {
-                            ids[i] = rs.getLong(1);
+                        while (taken < count && rs.next()) {
+                            ids[taken++] = rs.getLong(1);
                         }
                     }
+                }
+                if (taken < count) {
+                    // A missing id would go in as 0 and collide later; never load rows without their ids.
+                    throw new SQLException("the sequence of " + t.filesName() + " gave " + taken + " of " + count
+                            + " ids");
                 }
                 return ids;
             }

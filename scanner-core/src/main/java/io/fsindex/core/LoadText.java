@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 final class LoadText {
     /** The batch's text, encoded once when it is sent (not a String and a byte array per row). */
     private final StringBuilder text = new StringBuilder(1 << 16);
-    private int rows;
     private boolean rowStarted;
 
     LoadText value(long value) {
@@ -49,7 +48,6 @@ final class LoadText {
     void endRow() {
         text.append('\n');
         rowStarted = false;
-        rows++;
     }
 
     private StringBuilder separate() {
@@ -60,17 +58,12 @@ final class LoadText {
         return text;
     }
 
-    int rows() {
-        return rows;
-    }
-
     InputStream stream() {
         return new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     void clear() {
         text.setLength(0);
-        rows = 0;
         rowStarted = false;
     }
 }

@@ -839,7 +839,7 @@ final class SqlFileSink implements FileSink {
             }
         }
         if (returned < n) {
-            st.requireOnlyConflictsLeftOut(insert.statement);
+            db.dialect.requireOnlyConflictsLeftOut(insert.statement);
         }
     }
 

@@ -115,13 +115,11 @@ final class Statements {
     private final boolean insertsReturnIds;
     /** {@link Dialect#childLoader}; null where the dialect has none. */
     final Dialect.ChildLoader childLoader;
-    private final Dialect dialect;
     /** {@link Dialect#analyzeFiles}; null where the dialect has none. */
     final Sql analyzeFiles;
 
     Statements(Dialect dialect, FsTables t) {
         this.t = t;
-        this.dialect = dialect;
         DSLContext ctx = context(dialect);
         Field<Long> scan = param("scan", Long.class);
         upsertChild = Sql.render(ctx, dialect.upsertChild(t));
@@ -414,11 +412,6 @@ final class Statements {
     /** Whether {@link #insertChildren} returns the new rows' ids, so that they need not be read back. */
     boolean insertsReturnIds() {
         return insertsReturnIds;
-    }
-
-    /** {@link Dialect#requireOnlyConflictsLeftOut}, after a returning insert that returned fewer rows than it had. */
-    void requireOnlyConflictsLeftOut(java.sql.Statement insert) throws java.sql.SQLException {
-        dialect.requireOnlyConflictsLeftOut(insert);
     }
 
     /**
