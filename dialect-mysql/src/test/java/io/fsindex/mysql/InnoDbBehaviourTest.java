@@ -153,7 +153,7 @@ abstract class InnoDbBehaviourTest {
                         + " VALUES (NULL, '/', 'DIRECTORY', " + newerScan + ")");
             }
             pause.release();
-            awaitLockWait(observer); // the older scan's upsert of "/" waits for the newer scan's row
+            awaitLockWait(observer, "files"); // the older scan's upsert of "/" waits for the newer scan's row
             newer.commit();
         }
 
@@ -191,7 +191,7 @@ abstract class InnoDbBehaviourTest {
                         + " WHERE parent = " + d + " AND scan_id < " + newerScan);
             }
             pause.release();
-            awaitLockWait(observer); // the older scan's guard waits for the claim
+            awaitLockWait(observer, "files"); // the older scan's guard waits for the claim
             newer.commit();
         }
 
@@ -226,7 +226,7 @@ abstract class InnoDbBehaviourTest {
             s.executeUpdate("UPDATE " + prefix + "files SET size = size WHERE id = " + belowTop);
             // The rescan locks "/" first, then waits for the row below it, which `other` holds.
             ScanSession scan = index.startScan(root);
-            awaitLockWait(observer);
+            awaitLockWait(observer, "files");
             // Now `other` waits for "/": a deadlock. If the scan were not the victim, this would throw.
             CompletableFuture<Integer> closesTheCycle = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -290,6 +290,45 @@ abstract class InnoDbBehaviourTest {
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
     }
 
+    /**
+     * Guards {@code SqlFileSink.HELD_CHANGES}: a transaction holds all the changes of a listing of a few thousand new
+     * entries and writes every row before it waits for the change feed's head, which another transaction holds, so
+     * scans take turns only for their feed rows and commit. With the limit at 2,048 (as it was), MariaDB's
+     * transaction took the head after 2,048 returned rows and waited with the rest unwritten.
+     */
+    @Test
+    void aListingsRowsAreAllWrittenBeforeTheScanWaitsForTheFeedHead() throws Exception {
+        Path root = tree("d/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Path d = root.resolve("d");
+        int files = 3_000;
+        for (int i = 0; i < files; i++) {
+            Files.createFile(d.resolve("f" + i));
+        }
+        long dir = index.lookup(d).orElseThrow().id();
+        PausingWalker walker = new PausingWalker();
+        PausingWalker.Pause pause = walker.pauseAfterListing(d);
+        ScanSession scan = index.startScan(root, ScanOptions.defaults().withWalker(walker));
+        pause.awaitPaused(); // the root's listing (d modified) is committed; d's is read but not written
+
+        try (Connection head = server().connect(); Connection observer = server().connect()) {
+            head.setAutoCommit(false);
+            try (Statement s = head.createStatement()) {
+                s.executeUpdate("UPDATE " + prefix + "feed SET last_seq = last_seq WHERE id = 1");
+            }
+            pause.release();
+            awaitLockWait(observer, "feed");
+            observer.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+            try (Statement s = observer.createStatement()) {
+                assertThat(singleLong(s, "SELECT COUNT(*) FROM " + prefix + "files WHERE parent = " + dir))
+                        .as("rows the waiting transaction wrote").isEqualTo(files);
+            }
+            head.commit();
+        }
+        assertThat(scan.await().added()).isEqualTo(files);
+    }
+
     private long insertScan(Connection c) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO " + prefix + "scans (root, state, started_at)"
                 + " VALUES ('/', 'RUNNING', 0)", Statement.RETURN_GENERATED_KEYS)) {
@@ -301,12 +340,12 @@ abstract class InnoDbBehaviourTest {
         }
     }
 
-    /** Waits until some transaction on this test's tables is blocked on a row lock. */
-    private void awaitLockWait(Connection observer) throws SQLException, InterruptedException {
+    /** Waits until some transaction is blocked on a row lock in a statement on this test's {@code table}. */
+    private void awaitLockWait(Connection observer, String table) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (PreparedStatement p = observer.prepareStatement("SELECT COUNT(*) FROM information_schema.innodb_trx"
                 + " WHERE trx_state = 'LOCK WAIT' AND trx_query LIKE ?")) {
-            p.setString(1, "%" + prefix + "files%");
+            p.setString(1, "%" + prefix + table + "%");
             while (System.nanoTime() < deadline) {
                 try (ResultSet rs = p.executeQuery()) {
                     rs.next();
@@ -327,7 +366,7 @@ abstract class InnoDbBehaviourTest {
                 seen.append("\n  ").append(rs.getString(1)).append(": ").append(rs.getString(2));
             }
         }
-        fail("no transaction on " + prefix + "files started waiting for a lock; running statements:" + seen);
+        fail("no transaction on " + prefix + table + " started waiting for a lock; running statements:" + seen);
     }
 
     private long maxFileId() throws SQLException {
