@@ -176,10 +176,10 @@ public final class Bench implements Callable<Integer> {
                 postgres(main, tree);
             }
             if (selected.contains(Engine.mysql)) {
-                innoDb(InnoDbServer.Engine.MYSQL, n, tree);
+                innoDb(InnoDbServer.Engine.MYSQL, main, tree);
             }
             if (selected.contains(Engine.mariadb)) {
-                innoDb(InnoDbServer.Engine.MARIADB, n, tree);
+                innoDb(InnoDbServer.Engine.MARIADB, main, tree);
             }
             if (selected.contains(Engine.sqlite) && scenarios.contains(Scenario.flat)) {
                 flat(shape); // last: it is the scenario most likely to run out of heap
@@ -400,7 +400,9 @@ public final class Bench implements Callable<Integer> {
                 dropTables(server, "bench_");
                 if (scenarios.contains(Scenario.concurrent)) {
                     log("PostgreSQL run " + (r + 1) + "/" + runs + ": four concurrent scans of the quarters");
-                    concurrentQuarters(server, generator.topLevelDirectories(tree), concurrent);
+                    concurrentQuarters(() -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
+                            .password(server.password()).tablePrefix("bench_").build(), engine,
+                            generator.topLevelDirectories(tree), concurrent);
                     dropTables(server, "bench_");
                 }
             }
@@ -418,9 +420,9 @@ public final class Bench implements Callable<Integer> {
         }
     }
 
-    private void concurrentQuarters(PostgresServer server, List<Path> quarters, Series into) throws Exception {
-        try (FsIndex index = FsIndex.builder().jdbcUrl(server.url()).user(server.user())
-                .password(server.password()).tablePrefix("bench_").build()) {
+    private void concurrentQuarters(java.util.function.Supplier<FsIndex> open, String engine, List<Path> quarters,
+                                    Series into) throws Exception {
+        try (FsIndex index = open.get()) {
             heap.begin();
             long t0 = System.nanoTime();
             List<ScanSession> sessions = new ArrayList<>();
@@ -430,7 +432,7 @@ public final class Bench implements Callable<Integer> {
             for (ScanSession s : sessions) {
                 ScanResult r = s.await();
                 if (!r.isClean()) {
-                    report.note("PostgreSQL quarter scan of " + s.root() + ": " + r.errors().size() + " errors");
+                    report.note(engine + " quarter scan of " + s.root() + ": " + r.errors().size() + " errors");
                 }
             }
             into.add(secondsSince(t0), heap.end());
@@ -446,7 +448,8 @@ public final class Bench implements Callable<Integer> {
 
     // ----------------------------------------------------------------------------------------- MySQL and MariaDB
 
-    private void innoDb(InnoDbServer.Engine kind, long n, Path tree) throws Exception {
+    private void innoDb(InnoDbServer.Engine kind, TreeGenerator generator, Path tree) throws Exception {
+        long n = generator.entries();
         String engine = kind.label.split(" ")[0];
         MySqlServer server;
         log("starting " + kind.label);
@@ -462,6 +465,7 @@ public final class Bench implements Callable<Integer> {
             Series baseline = new Series();
             Series cold = new Series();
             Series rescan = new Series();
+            Series concurrent = new Series();
             for (int r = 0; r < runs; r++) {
                 log(engine + " run " + (r + 1) + "/" + runs + ": baseline LOAD DATA LOCAL INFILE");
                 try (Connection c = server.connect(server.loadDataUrl())) {
@@ -482,6 +486,12 @@ public final class Bench implements Callable<Integer> {
                     }
                 }
                 dropInnoDbTables(server, "bench_");
+                if (scenarios.contains(Scenario.concurrent)) {
+                    log(engine + " run " + (r + 1) + "/" + runs + ": four concurrent scans of the quarters");
+                    concurrentQuarters(() -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
+                            .tablePrefix("bench_").build(), engine, generator.topLevelDirectories(tree), concurrent);
+                    dropInnoDbTables(server, "bench_");
+                }
             }
             report.add(row("baseline: find -printf, LOAD DATA LOCAL INFILE", engine, n, baseline, Double.NaN, "",
                     "", null));
@@ -489,6 +499,11 @@ public final class Bench implements Callable<Integer> {
             if (!rescan.isEmpty()) {
                 report.add(row("rescan, nothing changed", engine, n, rescan, baseline.median(), "baseline", "≤ 2",
                         2));
+            }
+            if (!concurrent.isEmpty()) {
+                // The issue sets this target for PostgreSQL only; shown here to compare.
+                report.add(row("4 concurrent quarter scans (empty index)", engine, n, concurrent, cold.median(),
+                        "cold scan", "", null));
             }
         }
         deleteTree(run.resolve(kind.scheme));
