@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -379,6 +380,8 @@ public final class Bench implements Callable<Integer> {
             Series cold = new Series();
             Series rescan = new Series();
             Series concurrent = new Series();
+            Supplier<FsIndex> open = () -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
+                    .password(server.password()).tablePrefix("bench_").build();
             for (int r = 0; r < runs; r++) {
                 log("PostgreSQL run " + (r + 1) + "/" + runs + ": baseline COPY");
                 try (Connection c = server.connect()) {
@@ -387,8 +390,7 @@ public final class Bench implements Callable<Integer> {
                     baseline.add(load.seconds(), HeapMonitor.Usage.NONE);
                 }
                 dropTables(server, "bench_");
-                try (FsIndex index = FsIndex.builder().jdbcUrl(server.url()).user(server.user())
-                        .password(server.password()).tablePrefix("bench_").build()) {
+                try (FsIndex index = open.get()) {
                     log("PostgreSQL run " + (r + 1) + "/" + runs + ": cold scan");
                     ScanResult c = timedScan(index, tree, cold, "PostgreSQL cold scan");
                     expect(c.added() >= n, "PostgreSQL cold scan added " + c.added() + " rows for " + n);
@@ -400,9 +402,7 @@ public final class Bench implements Callable<Integer> {
                 dropTables(server, "bench_");
                 if (scenarios.contains(Scenario.concurrent)) {
                     log("PostgreSQL run " + (r + 1) + "/" + runs + ": four concurrent scans of the quarters");
-                    concurrentQuarters(() -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
-                            .password(server.password()).tablePrefix("bench_").build(), engine,
-                            generator.topLevelDirectories(tree), concurrent);
+                    concurrentQuarters(open, engine, generator.topLevelDirectories(tree), concurrent);
                     dropTables(server, "bench_");
                 }
             }
@@ -420,7 +420,7 @@ public final class Bench implements Callable<Integer> {
         }
     }
 
-    private void concurrentQuarters(java.util.function.Supplier<FsIndex> open, String engine, List<Path> quarters,
+    private void concurrentQuarters(Supplier<FsIndex> open, String engine, List<Path> quarters,
                                     Series into) throws Exception {
         try (FsIndex index = open.get()) {
             heap.begin();
@@ -466,6 +466,8 @@ public final class Bench implements Callable<Integer> {
             Series cold = new Series();
             Series rescan = new Series();
             Series concurrent = new Series();
+            Supplier<FsIndex> open = () -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
+                    .tablePrefix("bench_").build();
             for (int r = 0; r < runs; r++) {
                 log(engine + " run " + (r + 1) + "/" + runs + ": baseline LOAD DATA LOCAL INFILE");
                 try (Connection c = server.connect(server.loadDataUrl())) {
@@ -475,8 +477,7 @@ public final class Bench implements Callable<Integer> {
                     baseline.add(load.seconds(), HeapMonitor.Usage.NONE);
                 }
                 dropInnoDbTables(server, "bench_");
-                try (FsIndex index = FsIndex.builder().jdbcUrl(server.url()).user(server.user())
-                        .tablePrefix("bench_").build()) {
+                try (FsIndex index = open.get()) {
                     log(engine + " run " + (r + 1) + "/" + runs + ": cold scan");
                     ScanResult c = timedScan(index, tree, cold, engine + " cold scan");
                     expect(c.added() >= n, engine + " cold scan added " + c.added() + " rows for " + n);
@@ -488,8 +489,7 @@ public final class Bench implements Callable<Integer> {
                 dropInnoDbTables(server, "bench_");
                 if (scenarios.contains(Scenario.concurrent)) {
                     log(engine + " run " + (r + 1) + "/" + runs + ": four concurrent scans of the quarters");
-                    concurrentQuarters(() -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
-                            .tablePrefix("bench_").build(), engine, generator.topLevelDirectories(tree), concurrent);
+                    concurrentQuarters(open, engine, generator.topLevelDirectories(tree), concurrent);
                     dropInnoDbTables(server, "bench_");
                 }
             }
