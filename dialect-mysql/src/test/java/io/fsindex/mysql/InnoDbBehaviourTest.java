@@ -291,7 +291,7 @@ abstract class InnoDbBehaviourTest {
     }
 
     /**
-     * Guards {@code SqlFileSink.HELD_CHANGES}: a transaction holds all the changes of a listing of a few thousand new
+     * Guards {@code SqlFileSink.heldChanges}: a transaction holds all the changes of a listing of a few thousand new
      * entries and writes every row before it waits for the change feed's head, which another transaction holds, so
      * scans take turns only for their feed rows and commit. With the limit at 2,048 (as it was), MariaDB's
      * transaction took the head after 2,048 returned rows and waited with the rest unwritten.

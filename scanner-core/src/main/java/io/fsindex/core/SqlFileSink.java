@@ -399,12 +399,12 @@ final class SqlFileSink implements FileSink {
 
     /**
      * How many changes a transaction holds in memory before it locks the feed head and writes them as they come:
-     * twice a part of a huge directory's listing ({@link Scan#PART_ENTRIES}), so a group's or a part's changes are
+     * twice a part of a huge directory's listing ({@link Scan#partEntries}), so a group's or a part's changes are
      * all held (a few MiB at most) and only a sweep of a larger subtree takes the head early. Less would make a
      * transaction whose inserts return ids (SQLite, MariaDB) take the head half way through its rows and keep other
      * scans' transactions waiting while it writes the rest.
      */
-    static final int HELD_CHANGES = 2 * Scan.PART_ENTRIES;
+    private final int heldChanges = 2 * Scan.partEntries();
 
     /**
      * One directory's listing while it is applied: the listing and, per entry, what its existing row needs.
@@ -1503,7 +1503,7 @@ final class SqlFileSink implements FileSink {
      * this wave inserted" for added entries) and written only at the end, after all its other writes, so scans'
      * transactions write their rows concurrently and take turns only for writing the feed and committing. While it
      * holds the head, a transaction writes nothing but the feed, so it never waits for another writer's locks and no
-     * deadlock can involve the head. A transaction that changes more entries than {@link #HELD_CHANGES} locks the head
+     * deadlock can involve the head. A transaction that changes more entries than {@link #heldChanges} locks the head
      * at that point instead of holding more in memory, and one about to move or delete rows it may have inserted
      * itself locks it first ({@link #settleAdded}); a deadlock either may then meet is detected and retried. One
      * that changes nothing never locks it.
@@ -1623,7 +1623,7 @@ final class SqlFileSink implements FileSink {
                 return;
             }
             held.add(new Held(id, type, kind, dirPath, name, previous));
-            if (++heldRows == HELD_CHANGES) {
+            if (++heldRows == heldChanges) {
                 lock();                         // no more in memory: write from here on as changes come
             }
         }

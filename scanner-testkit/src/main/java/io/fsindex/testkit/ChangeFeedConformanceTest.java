@@ -111,13 +111,27 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
     }
 
     /**
-     * A transaction holds at most a few thousand changes before it locks the feed's head, then writes the held ones
-     * and the rest as they come. Past that point nothing may be lost, repeated or reordered: a listing of 2,500
-     * modified files and a sweep of a 2,501-entry subtree each land in the feed once, contiguously, as the listener
-     * heard them.
+     * A transaction holds at most twice a listing part's changes before it locks the feed's head, then writes the held
+     * ones and the rest as they come; a listing's parts stay within that, a sweep of a larger subtree does not.
+     * Either way nothing may be lost, repeated or reordered: with parts of 1,024 entries (so 2,048 held changes), a
+     * listing of 2,500 new files, then of 2,500 modified ones, and a sweep of the 2,501-entry subtree each land in
+     * the feed once, contiguously, as the listener heard them.
      */
     @Test
     void aTransactionWithMoreChangesThanItHoldsStillRecordsEachOnceInOrder() throws Exception {
+        String partSize = System.setProperty("fsindex.listingPartEntries", "1024");
+        try {
+            moreChangesThanHeld();
+        } finally {
+            if (partSize == null) {
+                System.clearProperty("fsindex.listingPartEntries");
+            } else {
+                System.setProperty("fsindex.listingPartEntries", partSize);
+            }
+        }
+    }
+
+    private void moreChangesThanHeld() throws Exception {
         int n = 2_500;
         String[] spec = new String[n + 1];
         spec[0] = "big/";
@@ -126,14 +140,20 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         }
         Path root = tree(spec);
         FsIndex index = openIndex();
-        index.scan(root);
+        Recording added = new Recording();
+        index.scan(root, ScanOptions.defaults().withListener(added));
+        List<Change> fed = drain(index, 0);
+        assertThat(added.changes).isEqualTo(fed);
+        assertThat(described(fed, root)).filteredOn(d -> d.startsWith("ADDED big/f")).hasSize(n)
+                .doesNotHaveDuplicates();
+        assertContiguous(fed);
         long cursor = index.changeFeedEnd();
         for (int i = 0; i < n; i++) {
             Files.writeString(root.resolve("big/f" + i + ".txt"), "a longer content than before: " + i);
         }
         Recording modified = new Recording();
         index.scan(root, ScanOptions.defaults().withListener(modified));
-        List<Change> fed = drain(index, cursor);
+        fed = drain(index, cursor);
         assertThat(modified.changes).isEqualTo(fed);
         assertThat(described(fed, root)).filteredOn(d -> d.startsWith("MODIFIED big/f")).hasSize(n)
                 .doesNotHaveDuplicates();
