@@ -2,6 +2,7 @@ package io.fsindex.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
 import org.jooq.DSLContext;
 import org.jooq.Query;
@@ -68,11 +69,18 @@ class PostgresRenderTest {
                 + " :listed1) on conflict do nothing");
     }
 
-    /** New children of a directory the scan inserted go in by COPY, with their ids, in ChildLoader's columns. */
+    /**
+     * New children of a directory the scan inserted go in by COPY, with their ids, in ChildLoader's columns; the
+     * change rows recording them follow by COPY too.
+     */
     @Test
     void childLoaderCopiesTheLoadedColumns() {
-        assertThat(PostgresDialect.copyChildren(t)).isEqualTo("COPY fsindex_files"
+        assertThat(PostgresDialect.copyInto(t.filesName(), Dialect.ChildLoader.columns(t))).isEqualTo(
+                "COPY fsindex_files"
                 + " (id, parent, name, kind, size, mtime, link_target, file_key, scan_id, listed_by) FROM STDIN");
+        assertThat(PostgresDialect.copyInto(t.changesName(), Dialect.ChildLoader.changeColumns(t))).isEqualTo(
+                "COPY fsindex_changes"
+                + " (seq, entry, change_type, kind, dir, name, previous_path, scan_id, at) FROM STDIN");
     }
 
     /** After a scan that changed many rows; SKIP_LOCKED: an ANALYZE autovacuum is running already will do. */

@@ -6,8 +6,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Rows written as the text a {@link Dialect.ChildLoader} reads, one value after another in {@link
- * Dialect.ChildLoader#columns} order; reused, one batch of rows at a time.
+ * Rows written as the text a {@link Dialect.ChildLoader} reads, one value after another in the order of the columns
+ * it loads ({@link Dialect.ChildLoader#columns} or {@link Dialect.ChildLoader#changeColumns}); reused, one batch of
+ * rows at a time.
  */
 final class LoadText {
     /** The batch's text, encoded once when it is sent (not a String and a byte array per row). */

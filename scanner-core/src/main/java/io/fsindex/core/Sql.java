@@ -119,15 +119,6 @@ final class Sql {
             return this;
         }
 
-        /** The one position of parameter {@code name}, for binding it with a type of its own (e.g. a typed null). */
-        int positionOf(String name) {
-            int[] p = positionsOf(name);
-            if (p.length != 1) {
-                throw new IllegalArgumentException(":" + name + " occurs " + p.length + " times in " + sql);
-            }
-            return p[0];
-        }
-
         private int[] positionsOf(String name) {
             int[] p = positions.get(name);
             if (p == null) {

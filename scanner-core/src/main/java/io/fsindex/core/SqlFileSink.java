@@ -401,8 +401,8 @@ final class SqlFileSink implements FileSink {
      * How many changes a transaction holds in memory before it locks the feed head and writes them as they come:
      * twice a part of a huge directory's listing ({@link Scan#partEntries}), so a group's or a part's changes are
      * all held (a few MiB at most) and only a sweep of a larger subtree takes the head early. Less would make a
-     * transaction whose inserts return ids (SQLite, MariaDB) take the head half way through its rows and keep other
-     * scans' transactions waiting while it writes the rest.
+     * transaction whose new rows' ids are known (SQLite, MariaDB, PostgreSQL's loaded rows) take the head half way
+     * through its rows and keep other scans' transactions waiting while it writes the rest.
      */
     private final int heldChanges = 2 * Scan.partEntries();
 
@@ -782,8 +782,8 @@ final class SqlFileSink implements FileSink {
 
     /**
      * Loads the new rows {@code rows} names ({@code listing << 32 | entry}) with ids taken for them first, so nothing
-     * reads them back: a directory's id is known for its claim, and each listing's count of rows added is known for
-     * the feed (whose rows the server writes from the loaded rows, cheaper than sending them).
+     * reads them back: a directory's id is known for its claim, and each row's change is recorded from what the scan
+     * holds (and loaded into the feed the same way).
      */
     private void loadRows(List<Listing> owned, LongList rows) throws SQLException {
         try {
@@ -798,10 +798,10 @@ final class SqlFileSink implements FileSink {
                         .value(scan).value(stat.isDirectory() ? scan : 0).endRow();  // claimed, see claimSubdirectories
                 l.ids[i] = ids[k];
                 l.inserted++;
+                log.changeIn(ids[k], ChangeType.ADDED, stat.kind().name(), l.dirPath(), e.name(), null);
             }
             st.childLoader.load(c, loadText.stream());
             loadedRows += rows.size();
-            log.added(owned.stream().filter(l -> l.loaded && l.inserted > 0).toList(), onlyPart(owned));
         } catch (SQLException e) {
             loadRefused = true;
             throw e;
@@ -1516,6 +1516,12 @@ final class SqlFileSink implements FileSink {
         /** When the transaction began, the time its changes are stamped with. */
         long now;
         private int pending;
+        /**
+         * Whether this transaction sends its change rows by the engine's bulk loader (as text in {@link
+         * #changeText}) instead of as batched inserts: where there is one, unless a load has failed in this scan.
+         */
+        private boolean loadsChanges;
+        private final LoadText changeText = new LoadText();
         /** Whether this transaction holds the head's lock (and writes its changes as they come). */
         private boolean locked;
         /** Until then, the changes in the order they were made: {@link Held} rows and {@link AddedRows}. */
@@ -1548,6 +1554,8 @@ final class SqlFileSink implements FileSink {
             pending = 0;
             pendingDirs = 0;
             dirs.clear();
+            loadsChanges = st.childLoader != null && !loadRefused;
+            changeText.clear();
             q(st.insertChange);                 // drops a batch a failed attempt left behind
             q(st.insertChangeDir);
         }
@@ -1631,15 +1639,16 @@ final class SqlFileSink implements FileSink {
         private void write(long id, ChangeType type, String kind, String dirPath, String name, String previous)
                 throws SQLException {
             long seq = ++last;
-            Sql.Bound insert = prepared.get(st.insertChange);
-            insert.set("seq", seq).set("entry", id).set("type", type.name()).set("kind", kind).set("name", name)
-                    .set("previous", previous).set("scan", scan).set("now", now);
-            if (dirPath == null) {
-                insert.statement.setNull(insert.positionOf("cdir"), java.sql.Types.BIGINT);
+            Long cdir = dirPath == null ? null : dirRef(dirPath, seq);    // may flush: before this row is started
+            if (loadsChanges) {
+                changeText.value(seq).value(id).value(type.name()).value(kind).value(cdir).value(name)
+                        .value(previous).value(scan).value(now).endRow();
             } else {
-                insert.set("cdir", dirRef(dirPath, seq));
+                Sql.Bound insert = prepared.get(st.insertChange);
+                insert.set("seq", seq).set("entry", id).set("type", type.name()).set("kind", kind)
+                        .set("name", name).set("previous", previous).set("scan", scan).set("now", now)
+                        .set("cdir", cdir).statement.addBatch();
             }
-            insert.statement.addBatch();
             if (++pending == BATCH_ROWS) {
                 flush();
             }
@@ -1790,10 +1799,19 @@ final class SqlFileSink implements FileSink {
                 prepared.get(st.insertChangeDir).statement.executeBatch();
                 pendingDirs = 0;
             }
-            if (pending > 0) {
+            if (pending > 0 && loadsChanges) {
+                try {
+                    st.childLoader.loadChanges(c, changeText.stream());
+                } catch (SQLException e) {
+                    loadRefused = true;
+                    throw e;
+                } finally {
+                    changeText.clear();
+                }
+            } else if (pending > 0) {
                 prepared.get(st.insertChange).statement.executeBatch();
-                pending = 0;
             }
+            pending = 0;
         }
 
         /** Writes what is held or still batched and moves the head on, still inside the transaction. */

@@ -111,6 +111,33 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
     }
 
     /**
+     * Names holding what a bulk loader's text escapes (tab, newline, carriage return, backslash, and {@code \N}, the
+     * text's null) reach the feed as they are on disk, for new entries and in the directory paths of their children.
+     */
+    @Test
+    void namesABulkLoadEscapesReachTheFeedUnchanged() throws Exception {
+        String[] names = {"tab\there", "new\nline", "cr\rhere", "back\\slash", "\\N", "\\\\N", "nul\\0", "ünï ✓"};
+        List<String> spec = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (String name : names) {
+            spec.add("files/" + name);
+            spec.add(name + "/");
+            spec.add(name + "/child");
+            expected.addAll(List.of("ADDED files/" + name, "ADDED " + name, "ADDED " + name + "/child"));
+        }
+        spec.add("files/");
+        expected.add("ADDED files");
+        Path root = tree(spec.toArray(String[]::new));
+        FsIndex index = openIndex();
+        Recording heard = new Recording();
+        index.scan(root, ScanOptions.defaults().withListener(heard));
+        List<Change> fed = drain(index, 0);
+        assertThat(heard.changes).isEqualTo(fed);
+        assertThat(described(fed, root)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /**
      * A transaction holds at most twice a listing part's changes before it locks the feed's head, then writes the held
      * ones and the rest as they come; a listing's parts stay within that, a sweep of a larger subtree does not.
      * Either way nothing may be lost, repeated or reordered: with parts of 1,024 entries (so 2,048 held changes), a

@@ -187,22 +187,31 @@ public interface Dialect {
     }
 
     /**
-     * Appends rows to the files table from UTF-8 text: one line per row, the {@link #columns} separated by tabs,
-     * {@code \N} for null, and backslash, tab, newline and carriage return inside a value escaped as {@code \\},
-     * {@code \t}, {@code \n}, {@code \r} (the text format of PostgreSQL's {@code COPY} and MySQL's {@code LOAD
-     * DATA}). The rows come with their ids, taken by {@link #newIds}, so fsindex need not read them back.
+     * Appends rows to the files table, and to the change feed, from UTF-8 text: one line per row, the columns
+     * separated by tabs, {@code \N} for null, and backslash, tab, newline and carriage return inside a value escaped
+     * as {@code \\}, {@code \t}, {@code \n}, {@code \r} (the text format of PostgreSQL's {@code COPY} and MySQL's
+     * {@code LOAD DATA}). The rows come with their ids, taken by {@link #newIds}, so fsindex need not read them back.
      */
     interface ChildLoader {
         /** Takes {@code count} new ids from the files table's id generator, each never handed out before. */
         long[] newIds(Connection c, int count) throws SQLException;
 
-        /** Appends the rows of {@code text} to the files table. */
+        /** Appends the rows of {@code text}, {@link #columns} in order, to the files table. */
         void load(Connection c, InputStream text) throws SQLException;
 
-        /** The columns of {@link ChildLoader}'s text, in their order, for the loader's column list. */
+        /** Appends the rows of {@code text}, {@link #changeColumns} in order, to the change feed's table. */
+        void loadChanges(Connection c, InputStream text) throws SQLException;
+
+        /** The columns of {@link #load}'s text, in their order, for the loader's column list. */
         static java.util.List<Field<?>> columns(FsTables t) {
             return java.util.List.of(t.id, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.fileKey,
                     t.scanId, t.listedBy);
+        }
+
+        /** The columns of {@link #loadChanges}' text, in their order. */
+        static java.util.List<Field<?>> changeColumns(FsTables t) {
+            return java.util.List.of(t.changeSeq, t.changeEntry, t.changeType, t.changeKind, t.changeDir,
+                    t.changeName, t.changePreviousPath, t.changeScan, t.changeAt);
         }
     }
 
