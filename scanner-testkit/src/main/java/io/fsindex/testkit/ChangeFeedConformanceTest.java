@@ -146,16 +146,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
      */
     @Test
     void aTransactionWithMoreChangesThanItHoldsStillRecordsEachOnceInOrder() throws Exception {
-        String partSize = System.setProperty("fsindex.listingPartEntries", "1024");
-        try {
-            moreChangesThanHeld();
-        } finally {
-            if (partSize == null) {
-                System.clearProperty("fsindex.listingPartEntries");
-            } else {
-                System.setProperty("fsindex.listingPartEntries", partSize);
-            }
-        }
+        withListingParts(1_024, this::moreChangesThanHeld);
     }
 
     private void moreChangesThanHeld() throws Exception {
@@ -450,16 +441,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
      */
     @Test
     void aDirectoryListedInPartsRecordsEachChangeOnceAndFindsWhatIsGone() throws Exception {
-        String partSize = System.setProperty("fsindex.listingPartEntries", "4096");
-        try {
-            directoryListedInParts();
-        } finally {
-            if (partSize == null) {
-                System.clearProperty("fsindex.listingPartEntries");
-            } else {
-                System.setProperty("fsindex.listingPartEntries", partSize);
-            }
-        }
+        withListingParts(4_096, this::directoryListedInParts);
     }
 
     private void directoryListedInParts() throws Exception {
@@ -508,6 +490,24 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         assertThat(described(drain(index, cursor), root)).isEmpty();
         assertThat(third.unchanged()).isEqualTo(1 + n + 3 - 7 + 2);       // the root, and every entry below it
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code body} with huge directories listed in parts of {@code entries}, then restores the setting. */
+    private static void withListingParts(int entries, Body body) throws Exception {
+        String before = System.setProperty("fsindex.listingPartEntries", Integer.toString(entries));
+        try {
+            body.run();
+        } finally {
+            if (before == null) {
+                System.clearProperty("fsindex.listingPartEntries");
+            } else {
+                System.setProperty("fsindex.listingPartEntries", before);
+            }
+        }
     }
 
     private static void assertContiguous(List<Change> changes) {
