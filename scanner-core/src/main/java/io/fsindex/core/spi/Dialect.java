@@ -178,9 +178,10 @@ public interface Dialect {
     }
 
     /**
-     * Returns the engine's bulk loader for new child rows, or null where it has none (the default): the rows then go
-     * in as {@link #insertChildren}. fsindex loads only rows that cannot conflict with any other, the children
-     * of a directory its scan inserted itself, so the loader needs no conflict handling.
+     * Returns the engine's bulk loader for new child rows and the change rows recording them, or null where it has
+     * none (the default): the rows then go in as {@link #insertChildren}, the changes as inserts. fsindex loads only
+     * rows that cannot conflict with any other, the children of a directory its scan inserted itself, and change
+     * rows numbered while it holds the feed's head, so the loader needs no conflict handling.
      */
     default ChildLoader childLoader(FsTables t) {
         return null;
