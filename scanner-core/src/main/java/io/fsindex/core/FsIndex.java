@@ -163,7 +163,8 @@ public final class FsIndex implements IndexReader {
             scan.hashContent(new ContentStore(db, contentStatements, c));
             try {
                 SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId(), scan.walker(), scan.listener(),
-                        feedSettings, scan.options().contentHashing() != io.fsindex.api.ContentHashing.OFF);
+                        feedSettings, scan.options().contentHashing() != io.fsindex.api.ContentHashing.OFF,
+                        scan.partEntries());
                 ScanResult r = scan.run(sink);
                 finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.modified(), r.moved(), r.deleted(),
                         r.errors().size(),

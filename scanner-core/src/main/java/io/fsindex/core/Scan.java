@@ -99,6 +99,11 @@ final class Scan {
         listener.progress(now);
     }
 
+    /** How many entries of a huge directory this scan lists and applies at a time ({@link #PART_ENTRIES}). */
+    int partEntries() {
+        return partEntries;
+    }
+
     long scanId() {
         return scanId;
     }
@@ -289,12 +294,7 @@ final class Scan {
      */
     static final int PART_ENTRIES = 32_768;
 
-    private final int partEntries = partEntries();
-
-    /** {@link #PART_ENTRIES}, or what {@code fsindex.listingPartEntries} says now. */
-    static int partEntries() {
-        return Math.max(1, Integer.getInteger("fsindex.listingPartEntries", PART_ENTRIES));
-    }
+    private final int partEntries = Math.max(1, Integer.getInteger("fsindex.listingPartEntries", PART_ENTRIES));
 
     /**
      * The walk with the default walker: a walker thread lists directories depth first, ahead of the scan thread,

@@ -82,7 +82,7 @@ final class SqlFileSink implements FileSink {
     private long removedInTransaction;
 
     SqlFileSink(Database db, Statements st, Connection c, long scan, Walker walker, ScanListener listener,
-                FeedSettings settings, boolean fingerprintMoves) throws SQLException {
+                FeedSettings settings, boolean fingerprintMoves, int partEntries) throws SQLException {
         this.db = db;
         this.st = st;
         this.c = c;
@@ -92,6 +92,7 @@ final class SqlFileSink implements FileSink {
         this.deliverChanges = wantsChanges(listener);
         this.settings = settings;
         this.fingerprintMoves = fingerprintMoves;
+        this.heldChanges = 2 * partEntries;
         try (ResultSet rs = q(st.maxFileId).statement.executeQuery()) {
             maxIdAtStart = rs.next() ? rs.getLong(1) : 0;
         }
@@ -399,12 +400,12 @@ final class SqlFileSink implements FileSink {
 
     /**
      * How many changes a transaction holds in memory before it locks the feed head and writes them as they come:
-     * twice a part of a huge directory's listing ({@link Scan#partEntries}), so a group's or a part's changes are
-     * all held (a few MiB at most) and only a sweep of a larger subtree takes the head early. Less would make a
-     * transaction whose new rows' ids are known (SQLite, MariaDB, PostgreSQL's loaded rows) take the head half way
-     * through its rows and keep other scans' transactions waiting while it writes the rest.
+     * twice a part of a huge directory's listing (the scan's {@link Scan#partEntries}), so a group's or a part's
+     * changes are all held (a few MiB at most) and only a sweep of a larger subtree takes the head early. Less would
+     * make a transaction whose new rows' ids are known (SQLite, MariaDB, PostgreSQL's loaded rows) take the head half
+     * way through its rows and keep other scans' transactions waiting while it writes the rest.
      */
-    private final int heldChanges = 2 * Scan.partEntries();
+    private final int heldChanges;
 
     /**
      * One directory's listing while it is applied: the listing and, per entry, what its existing row needs.
@@ -1799,19 +1800,26 @@ final class SqlFileSink implements FileSink {
                 prepared.get(st.insertChangeDir).statement.executeBatch();
                 pendingDirs = 0;
             }
-            if (pending > 0 && loadsChanges) {
-                try {
-                    st.childLoader.loadChanges(c, changeText.stream());
-                } catch (SQLException e) {
-                    loadRefused = true;
-                    throw e;
-                } finally {
-                    changeText.clear();
+            if (pending > 0) {
+                if (loadsChanges) {
+                    loadChanges();
+                } else {
+                    prepared.get(st.insertChange).statement.executeBatch();
                 }
-            } else if (pending > 0) {
-                prepared.get(st.insertChange).statement.executeBatch();
+                pending = 0;
             }
-            pending = 0;
+        }
+
+        /** Sends {@link #changeText} to the bulk loader; a failed load turns the loader off for this scan. */
+        private void loadChanges() throws SQLException {
+            try {
+                st.childLoader.loadChanges(c, changeText.stream());
+            } catch (SQLException e) {
+                loadRefused = true;
+                throw e;
+            } finally {
+                changeText.clear();
+            }
         }
 
         /** Writes what is held or still batched and moves the head on, still inside the transaction. */

@@ -45,7 +45,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
 
     private SqlFileSink sink(FsIndex index, Connection c, long scan) throws Exception {
         return new SqlFileSink(index.db, index.statements, c, scan, new NioWalker(), new ScanListener() {
-        }, FeedSettings.DEFAULTS, false);
+        }, FeedSettings.DEFAULTS, false, Scan.PART_ENTRIES);
     }
 
     /**
