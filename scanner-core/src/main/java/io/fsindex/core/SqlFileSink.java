@@ -72,6 +72,30 @@ final class SqlFileSink implements FileSink {
     private final Set<Long> freshDirs = new HashSet<>();
     /** Set once a bulk load failed: the scan's retry, and the rest of it, insert with conflict handling instead. */
     private boolean loadRefused;
+
+    /** Whether the engine's bulk loader may be used: there is one, and no load has failed in this scan. */
+    private boolean loaderUsable() {
+        return st.childLoader != null && !loadRefused;
+    }
+
+    private interface LoaderUse {
+        void run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code use}, one use of the bulk loader that sends {@code text}, and empties the text whatever happens; a
+     * failure turns the loader off for the rest of the scan ({@link #loadRefused}) before the transaction is retried.
+     */
+    private void usingLoader(LoadText text, LoaderUse use) throws SQLException {
+        try {
+            use.run();
+        } catch (SQLException e) {
+            loadRefused = true;
+            throw e;
+        } finally {
+            text.clear();
+        }
+    }
     /** Rows sent through the bulk loader, for tests that must know it was used. */
     private long loadedRows;
     /** Rows this scan tried to insert, to decide whether the planner's statistics need refreshing at the end. */
@@ -759,7 +783,7 @@ final class SqlFileSink implements FileSink {
         Listing[] rowOf = new Listing[Statements.INSERT_ROWS];
         int[] entryOf = new int[Statements.INSERT_ROWS];
         int n = 0;
-        boolean loading = st.childLoader != null && !loadRefused;
+        boolean loading = loaderUsable();
         LongList toLoad = new LongList();      // listing << 32 | entry, in each listing's insert order
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
@@ -799,7 +823,7 @@ final class SqlFileSink implements FileSink {
      * holds (and loaded into the feed the same way).
      */
     private void loadRows(List<Listing> owned, LongList rows) throws SQLException {
-        try {
+        usingLoader(loadText, () -> {
             long[] ids = st.childLoader.newIds(c, rows.size());
             for (int k = 0; k < rows.size(); k++) {
                 Listing l = owned.get((int) (rows.get(k) >>> 32));
@@ -815,12 +839,7 @@ final class SqlFileSink implements FileSink {
             }
             st.childLoader.load(c, loadText.stream());
             loadedRows += rows.size();
-        } catch (SQLException e) {
-            loadRefused = true;
-            throw e;
-        } finally {
-            loadText.clear();
-        }
+        });
     }
 
     /** A child row's place, by which a returned row is matched to the entry it was inserted for. */
@@ -1567,7 +1586,7 @@ final class SqlFileSink implements FileSink {
             pending = 0;
             pendingDirs = 0;
             dirs.clear();
-            loadsChanges = st.childLoader != null && !loadRefused;
+            loadsChanges = loaderUsable();
             changeText.clear();
             q(st.insertChange);                 // drops a batch a failed attempt left behind
             q(st.insertChangeDir);
@@ -1704,18 +1723,9 @@ final class SqlFileSink implements FileSink {
                     withRows.add(l);
                 }
             }
-            added(withRows, part);
-        }
-
-        /**
-         * Records the rows this transaction inserted below the listings' directories as added, {@code inserted} of
-         * them below each, written once the head is locked; {@code part}: the one part of a listing they belong to.
-         */
-        void added(List<Listing> withRows, Listing part) throws SQLException {
             if (withRows.isEmpty()) {
                 return;
             }
-            withRows = new ArrayList<>(withRows);
             withRows.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
             AddedRows added = new AddedRows(withRows.stream().mapToLong(l -> l.dir.id()).toArray(),
                     withRows.stream().map(l -> l.dir.path().toString()).toArray(String[]::new),
@@ -1822,16 +1832,9 @@ final class SqlFileSink implements FileSink {
             }
         }
 
-        /** Sends {@link #changeText} to the bulk loader; a failed load turns the loader off for this scan. */
+        /** Sends {@link #changeText} to the bulk loader. */
         private void loadChanges() throws SQLException {
-            try {
-                st.childLoader.loadChanges(c, changeText.stream());
-            } catch (SQLException e) {
-                loadRefused = true;
-                throw e;
-            } finally {
-                changeText.clear();
-            }
+            usingLoader(changeText, () -> st.childLoader.loadChanges(c, changeText.stream()));
         }
 
         /** Writes what is held or still batched and moves the head on, still inside the transaction. */

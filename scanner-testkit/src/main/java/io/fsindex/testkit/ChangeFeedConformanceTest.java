@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The change feed and moves that keep ids: what each kind of change looks like, that a listener hears exactly what
@@ -145,7 +146,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
      * the feed once, contiguously, as the listener heard them.
      */
     @Test
-    void aTransactionWithMoreChangesThanItHoldsStillRecordsEachOnceInOrder() throws Exception {
+    void aTransactionWithMoreChangesThanItHoldsStillRecordsEachOnceInOrder() throws Throwable {
         withListingParts(1_024, this::moreChangesThanHeld);
     }
 
@@ -440,7 +441,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
      * are in, a rename inside it keeps the row's id, and an unchanged rescan records nothing.
      */
     @Test
-    void aDirectoryListedInPartsRecordsEachChangeOnceAndFindsWhatIsGone() throws Exception {
+    void aDirectoryListedInPartsRecordsEachChangeOnceAndFindsWhatIsGone() throws Throwable {
         withListingParts(4_096, this::directoryListedInParts);
     }
 
@@ -492,15 +493,11 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
     }
 
-    private interface Body {
-        void run() throws Exception;
-    }
-
     /** Runs {@code body} with huge directories listed in parts of {@code entries}, then restores the setting. */
-    private static void withListingParts(int entries, Body body) throws Exception {
+    private static void withListingParts(int entries, Executable body) throws Throwable {
         String before = System.setProperty("fsindex.listingPartEntries", Integer.toString(entries));
         try {
-            body.run();
+            body.execute();
         } finally {
             if (before == null) {
                 System.clearProperty("fsindex.listingPartEntries");
