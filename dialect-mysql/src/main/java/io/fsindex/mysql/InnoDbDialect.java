@@ -241,6 +241,36 @@ abstract class InnoDbDialect implements Dialect {
                 .set(t.scanId, when(ours, scan).otherwise(current(t, t.scanId)));
     }
 
+    /**
+     * A multi-table {@code DELETE ... USING} joining the ids by primary key. MariaDB before 11.1 runs a single-table
+     * DELETE's {@code id IN (subquery)} as a subquery per row of the whole table, so every sweep and purge read every
+     * row; a join reads only the rows it deletes.
+     */
+    @Override
+    public Query deleteFiles(FsTables t, org.jooq.Select<? extends Record1<Long>> ids) {
+        return DSL.deleteFrom(t.files).using(materialized(ids)).where(joinedOnId(t));
+    }
+
+    /** A multi-table {@code UPDATE ... JOIN} on the ids, for the same reason as {@link #deleteFiles}. */
+    @Override
+    public Query updateFiles(FsTables t, org.jooq.Select<? extends Record1<Long>> ids,
+                             Map<? extends Field<?>, ? extends Field<?>> assignments, Condition condition) {
+        return DSL.update(t.files.join(materialized(ids)).on(joinedOnId(t))).set(assignments).where(condition);
+    }
+
+    /**
+     * The ids as a derived table {@code ids} the server materializes before the join: MySQL would otherwise merge a
+     * plain select of the files table into the statement and then refuse to change the table it reads (error 1093);
+     * {@code DISTINCT} makes the derived table one it cannot merge.
+     */
+    private static Table<?> materialized(org.jooq.Select<? extends Record1<Long>> ids) {
+        return DSL.selectDistinct(field(DSL.name("i", "id"), Long.class)).from(ids.asTable("i")).asTable("ids");
+    }
+
+    private static Condition joinedOnId(FsTables t) {
+        return current(t, t.id).eq(field(DSL.name("ids", t.id.getName()), Long.class));
+    }
+
     /** The existing row's column, qualified with the table name so it cannot mean the inserted value. */
     private static <T> Field<T> current(FsTables t, Field<T> column) {
         return field(DSL.name(t.filesName(), column.getName()), column.getType());

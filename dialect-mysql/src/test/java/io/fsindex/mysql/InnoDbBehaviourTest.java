@@ -375,7 +375,7 @@ abstract class InnoDbBehaviourTest {
         }
     }
 
-    private long countFiles() {
+    long countFiles() {
         try (Connection c = server().connect(); Statement s = c.createStatement()) {
             return singleLong(s, "SELECT COUNT(*) FROM " + prefix + "files");
         } catch (SQLException e) {

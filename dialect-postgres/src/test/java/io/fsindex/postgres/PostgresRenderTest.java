@@ -30,6 +30,22 @@ class PostgresRenderTest {
             .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
             .withRenderNamedParamPrefix(":"));
 
+    /** Rows by ids a select gives (a sweep's or purge's subtree): {@code id in} a derived table, which PostgreSQL joins. */
+    @Test
+    void rowsByIdsAreDeletedAndUpdatedWhereIdIsInTheSelectedIds() {
+        assertThat(render(dialect.deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class)))))).isEqualTo(
+                "delete from fsindex_files where id in (select ids.id from (with recursive gone(id, depth) "
+                + "as (select id, 0 from fsindex_files where id = :top union all select f.id, (gone.depth + "
+                + "1) from fsindex_files as f join gone on f.parent = gone.id) select gone.id from gone) as "
+                + "ids)");
+        assertThat(render(dialect.updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))),
+                java.util.Map.of(t.goneAt, DSL.param("now", Long.class)), t.goneAt.isNull()))).isEqualTo(
+                "update fsindex_files set gone_at = :now where (gone_at is null and id in (select ids.id "
+                + "from (with recursive gone(id, depth) as (select id, 0 from fsindex_files where id = :top "
+                + "union all select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = "
+                + "gone.id) select gone.id from gone) as ids))");
+    }
+
     private String render(Query q) {
         return ctx.renderNamedParams(q);
     }

@@ -43,6 +43,22 @@ class SqliteRenderTest {
      * New names go in several rows a statement and come back with their ids, from which the scan writes their feed
      * rows (a name that exists already is left alone and returns nothing).
      */
+    /** Rows by ids a select gives (a sweep's or purge's subtree): {@code id in} a derived table. */
+    @Test
+    void rowsByIdsAreDeletedAndUpdatedWhereIdIsInTheSelectedIds() {
+        assertThat(named(dialect.deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class)))))).isEqualTo(
+                "delete from fsindex_files where id in (select ids.id from (with recursive gone(id, depth) "
+                + "as (select id, 0 from fsindex_files where id = :top union all select f.id, (gone.depth + "
+                + "1) from fsindex_files as f join gone on f.parent = gone.id) select gone.id from gone) as "
+                + "ids)");
+        assertThat(named(dialect.updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))),
+                java.util.Map.of(t.goneAt, DSL.param("now", Long.class)), t.goneAt.isNull()))).isEqualTo(
+                "update fsindex_files set gone_at = :now where (gone_at is null and id in (select ids.id "
+                + "from (with recursive gone(id, depth) as (select id, 0 from fsindex_files where id = :top "
+                + "union all select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = "
+                + "gone.id) select gone.id from gone) as ids))");
+    }
+
     @Test
     void insertChildrenReturning() {
         assertThat(named(dialect.insertChildrenReturning(t, 2))).isEqualTo("insert into fsindex_files"

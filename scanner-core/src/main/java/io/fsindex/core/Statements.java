@@ -148,9 +148,8 @@ final class Statements {
         countPurge = Sql.render(ctx, ctx.withRecursive(t.subtrees(purgeable))
                 .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
                 .from(table(name("gone"))));
-        purgeBelow = Sql.render(ctx, t.deleteDeeperThan(purgeable));
-        purge = Sql.render(ctx, ctx.deleteFrom(t.files).where(t.id.in(select(field(name("top", "id"), Long.class))
-                .from(select(t.id).from(t.files).where(purgeable).asTable("top")))));
+        purgeBelow = Sql.render(ctx, dialect.deleteFiles(t, t.subtreeIdsDeeperThan(purgeable)));
+        purge = Sql.render(ctx, dialect.deleteFiles(t, select(t.id).from(t.files).where(purgeable)));
         Condition staleOfScan = t.stale.eq(inline(1)).and(t.scanId.eq(scan));
         Field<Long> now = param("now", Long.class);
         staleDirectories = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
@@ -166,15 +165,10 @@ final class Statements {
                 .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
                 .orderBy(goneDepth, field(name("r", "id"))));
         holdRow = Sql.render(ctx, ctx.update(t.files).set(t.stale, t.stale).where(t.id.eq(param("top", Long.class))));
-        setSubtreeGone = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now)
-                .where(t.goneAt.isNull()).and(t.id.in(select(field(name("doomed", "id"), Long.class)).from(
-                        org.jooq.impl.DSL.withRecursive(t.subtrees(top))
-                                .select(goneId).from(table(name("gone"))).asTable("doomed")))));
-        clearSubtreeGone = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, inline(null, Long.class))
-                .where(t.goneAt.ge(param("since", Long.class)))
-                .and(t.id.in(select(field(name("doomed", "id"), Long.class)).from(
-                        org.jooq.impl.DSL.withRecursive(t.subtrees(top))
-                                .select(goneId).from(table(name("gone"))).asTable("doomed")))));
+        setSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top), java.util.Map.of(t.goneAt, now),
+                t.goneAt.isNull()));
+        clearSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top),
+                java.util.Map.of(t.goneAt, inline(null, Long.class)), t.goneAt.ge(param("since", Long.class))));
         ancestors = Sql.render(ctx, ctx.withRecursive(name("up").fields("id", "parent", "name", "depth").as(
                         select(t.id, t.parent, t.name, inline(0)).from(t.files).where(t.id.eq(param("id", Long.class)))
                                 .unionAll(select(field(name("f", "id"), Long.class),
@@ -230,7 +224,7 @@ final class Statements {
                 .orderBy(field(name("c", "seq"))));
         Condition childrenOfDir = t.parent.eq(param("dir", Long.class));
         deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(childrenOfDir));
-        deleteDescendantsBelow = Sql.render(ctx, t.deleteDeeperThan(childrenOfDir));
+        deleteDescendantsBelow = Sql.render(ctx, dialect.deleteFiles(t, t.subtreeIdsDeeperThan(childrenOfDir)));
         countDescendants = Sql.render(ctx, ctx.withRecursive(t.subtrees(childrenOfDir))
                 .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
                 .from(table(name("gone"))));

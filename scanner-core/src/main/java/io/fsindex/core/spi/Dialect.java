@@ -263,6 +263,30 @@ public interface Dialect {
         return Integer.MAX_VALUE;
     }
 
+    /**
+     * Deletes the files rows whose ids {@code ids} selects, a select that may read the files table itself (its one
+     * column named {@code id}); by default {@code WHERE id IN} those ids read into a derived table first.
+     */
+    default Query deleteFiles(FsTables t, org.jooq.Select<? extends org.jooq.Record1<Long>> ids) {
+        return org.jooq.impl.DSL.deleteFrom(t.files).where(t.id.in(idsOf(ids)));
+    }
+
+    /**
+     * Sets {@code assignments} on the files rows whose ids {@code ids} selects (as for {@link #deleteFiles}) and that
+     * meet {@code condition}; by default {@code WHERE condition AND id IN} those ids.
+     */
+    default Query updateFiles(FsTables t, org.jooq.Select<? extends org.jooq.Record1<Long>> ids,
+                              java.util.Map<? extends Field<?>, ? extends Field<?>> assignments,
+                              org.jooq.Condition condition) {
+        return org.jooq.impl.DSL.update(t.files).set(assignments).where(condition).and(t.id.in(idsOf(ids)));
+    }
+
+    /** The ids {@code ids} selects, read through a derived table named {@code ids}. */
+    private static org.jooq.Select<org.jooq.Record1<Long>> idsOf(
+            org.jooq.Select<? extends org.jooq.Record1<Long>> ids) {
+        return select(field(org.jooq.impl.DSL.name("ids", "id"), Long.class)).from(ids.asTable("ids"));
+    }
+
     private static org.jooq.InsertOnDuplicateStep<org.jooq.Record> insertSelect(FsTables t, Field<Long> parent,
                                                                               org.jooq.Condition guard) {
         return org.jooq.impl.DSL.insertInto(t.files, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget,

@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.table;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.Record1;
 import org.jooq.Record2;
 import org.jooq.Table;
 
@@ -171,19 +172,23 @@ public final class FsTables {
                                 .on(field(name("f", "parent"), Long.class).eq(goneId))));
     }
 
+    /** The ids (column {@code id}) of {@link #subtrees(org.jooq.Condition) subtrees(anchor)}'s rows. */
+    public org.jooq.Select<Record1<Long>> subtreeIds(org.jooq.Condition anchor) {
+        return subtreeIdsWhere(anchor, org.jooq.impl.DSL.noCondition());
+    }
+
     /**
-     * Deletes the rows of {@link #subtrees(org.jooq.Condition) subtrees(anchor)} more than {@code :depth} levels
-     * below an anchor row, reading their ids into a derived table first (which every engine accepts when deleting
-     * from the table the ids come from).
+     * The ids of the rows of {@link #subtrees(org.jooq.Condition) subtrees(anchor)} more than {@code :depth} levels
+     * below an anchor row.
      */
-    public org.jooq.Query deleteDeeperThan(org.jooq.Condition anchor) {
-        Field<Long> goneId = field(name("gone", "id"), Long.class);
-        Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
-        Table<?> deep = org.jooq.impl.DSL.withRecursive(subtrees(anchor)).select(goneId)
-                .from(table(name("gone"))).where(goneDepth.gt(org.jooq.impl.DSL.param("depth", Integer.class)))
-                .asTable("deep");
-        return org.jooq.impl.DSL.deleteFrom(files)
-                .where(id.in(org.jooq.impl.DSL.select(field(name("deep", "id"), Long.class)).from(deep)));
+    public org.jooq.Select<Record1<Long>> subtreeIdsDeeperThan(org.jooq.Condition anchor) {
+        return subtreeIdsWhere(anchor,
+                field(name("gone", "depth"), Integer.class).gt(org.jooq.impl.DSL.param("depth", Integer.class)));
+    }
+
+    private org.jooq.Select<Record1<Long>> subtreeIdsWhere(org.jooq.Condition anchor, org.jooq.Condition depth) {
+        return org.jooq.impl.DSL.withRecursive(subtrees(anchor)).select(field(name("gone", "id"), Long.class))
+                .from(table(name("gone"))).where(depth);
     }
 
     /**
