@@ -45,7 +45,7 @@ final class ContentIndexer {
     /** Hashes the files of directory {@code dir} (row id {@code dirId}) that lack a value, page by page. */
     void directoryApplied(long dirId, Path dir) {
         try {
-            long after = 0;
+            String after = "";
             while (true) {
                 List<ContentStore.Unhashed> page = store.unhashed(dirId, after, full);
                 if (page.isEmpty()) {
@@ -57,7 +57,7 @@ final class ContentIndexer {
                     if (h != null) {
                         hashed.add(h);
                     }
-                    after = row.id();
+                    after = row.name();
                 }
                 store.store(hashed);
                 if (page.size() < ContentStatements.PAGE) {

@@ -30,12 +30,16 @@ final class ContentStatements {
 
     ContentStatements(Dialect dialect, FsTables t) {
         DSLContext ctx = Statements.context(dialect);
-        Condition files = t.parent.eq(param("dir", Long.class)).and(t.kind.eq(inline("FILE")))
-                .and(t.goneAt.isNull()).and(t.id.gt(param("after", Long.class)));
+        // Paged by name, the order of the (parent, name) key, which every engine then reads from :after on. Paged by
+        // id, MySQL and MariaDB, with the statistics of a table still growing, read the primary key from :after on
+        // instead, through rows of every directory: a first scan of 250,000 entries with fingerprints took 100 s on
+        // MariaDB (6 s on SQLite), 0.6 s per directory late in a 1M index.
+        Condition files = t.parent.eq(param("dir", Long.class)).and(t.name.gt(param("after", String.class)))
+                .and(t.kind.eq(inline("FILE"))).and(Statements.notGone(t));
         unfingerprinted = Sql.render(ctx, ctx.select(t.id, t.name, t.size, t.mtime).from(t.files)
-                .where(files).and(t.fingerprint.isNull()).orderBy(t.id).limit(inline(PAGE)));
+                .where(files).and(t.fingerprint.isNull()).orderBy(t.name).limit(inline(PAGE)));
         unhashed = Sql.render(ctx, ctx.select(t.id, t.name, t.size, t.mtime).from(t.files)
-                .where(files).and(t.fingerprint.isNull().or(t.contentHash.isNull())).orderBy(t.id)
+                .where(files).and(t.fingerprint.isNull().or(t.contentHash.isNull())).orderBy(t.name)
                 .limit(inline(PAGE)));
         // Only while the row still records the size and mtime the content was read with: a file a scan found
         // changed meanwhile keeps no value, and the next scan asking for one reads it again.

@@ -34,8 +34,11 @@ final class ContentStore {
         this.c = c;
     }
 
-    /** Up to {@link ContentStatements#PAGE} FILE rows below {@code dir} with an id above {@code after}, by id. */
-    List<Unhashed> unhashed(long dir, long after, boolean full) throws SQLException {
+    /**
+     * Up to {@link ContentStatements#PAGE} FILE rows below {@code dir} named after {@code after} (the empty string for
+     * the first page), by name.
+     */
+    List<Unhashed> unhashed(long dir, String after, boolean full) throws SQLException {
         List<Unhashed> out = new ArrayList<>();
         try (Sql.Bound q = (full ? st.unhashed : st.unfingerprinted).prepare(c)) {
             q.set("dir", dir).set("after", after);

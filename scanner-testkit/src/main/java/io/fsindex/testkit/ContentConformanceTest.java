@@ -83,6 +83,28 @@ public abstract class ContentConformanceTest extends IndexTest {
         }
     }
 
+    /**
+     * A directory's files are read page by page (256 rows, by name): every file of a directory several pages long
+     * gets its value, whatever its name sorts like.
+     */
+    @Test
+    void everyFileOfADirectoryOfSeveralPagesIsHashed() throws Exception {
+        Path root = tree("d/");
+        int files = 700;
+        for (int i = 0; i < files; i++) {
+            // Names in an order unlike the rows' ids: descending numbers, some with spaces, case and non-ASCII.
+            String name = (files - i) + (i % 3 == 0 ? " Z" : i % 3 == 1 ? "a\u00e9" : "") + ".txt";
+            Files.writeString(root.resolve("d").resolve(name), "file " + i);
+        }
+        FsIndex index = openIndex();
+        ScanResult r = index.scan(root, FINGERPRINT);
+        assertThat(r.errors()).isEmpty();
+        assertThat(queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE kind = 'FILE' AND fingerprint IS NULL"))
+                .isZero();
+        assertThat(queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE fingerprint IS NOT NULL")).isEqualTo(files);
+        assertThat(fingerprintOf("700 Z.txt")).isEqualTo(fingerprint("file 0".getBytes()));
+    }
+
     @Test
     void identicalFilesShareOneContentRow() throws Exception {
         Path root = tree("a/", "b/");
