@@ -424,7 +424,6 @@ final class Statements {
                 t.stale, t.fileKey, t.goneAt).from(t.files);
     }
 
-    /** The jOOQ context fsindex renders with: unquoted lower-case names, so hand-written DDL matches. */
     /**
      * The row is not an orphan ({@code gone_at} is null), said so that no engine can read it through the gone_at
      * index: InnoDB indexes NULLs, so every live row sits under NULL there, and MariaDB, with the statistics of a
@@ -436,6 +435,7 @@ final class Statements {
         return DSL.coalesce(t.goneAt, inline(0L)).eq(inline(0L));
     }
 
+    /** The jOOQ context fsindex renders with: unquoted lower-case names, so hand-written DDL matches. */
     static DSLContext context(Dialect dialect) {
         return DSL.using(dialect.sqlDialect(), new Settings()
                 .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
