@@ -3,7 +3,6 @@ package io.fsindex.mysql;
 import static io.fsindex.mysql.Rendered.TABLES;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,16 +20,10 @@ class MariaDbRenderTest {
      * Rows by ids a select gives (a sweep's or purge's subtree) are joined by primary key in a multi-table DELETE or
      * UPDATE: MariaDB 10.11 runs {@code id in (subquery)} in a single-table one as a subquery per row of the table.
      */
-    private static final String DELETE_BY_IDS = MySqlRenderTest.DELETE_BY_IDS;
-    private static final String UPDATE_BY_IDS = MySqlRenderTest.UPDATE_BY_IDS;
-
     @Test
     void rowsByIdsAreDeletedAndUpdatedThroughAJoinOnTheSelectedIds() {
-        assertThat(r.sql(dialect.deleteFiles(TABLES, TABLES.subtreeIds(TABLES.id.eq(DSL.param("top", Long.class))))))
-                .isEqualTo(DELETE_BY_IDS);
-        assertThat(r.sql(dialect.updateFiles(TABLES, TABLES.subtreeIds(TABLES.id.eq(DSL.param("top", Long.class))),
-                java.util.Map.of(TABLES.goneAt, DSL.param("now", Long.class)), TABLES.goneAt.isNull())))
-                .isEqualTo(UPDATE_BY_IDS);
+        assertThat(r.subtreeDelete(dialect)).isEqualTo(MySqlRenderTest.DELETE_BY_IDS);
+        assertThat(r.subtreeUpdate(dialect)).isEqualTo(MySqlRenderTest.UPDATE_BY_IDS);
     }
 
     @Test

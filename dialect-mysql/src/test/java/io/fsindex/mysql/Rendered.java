@@ -30,5 +30,16 @@ final class Rendered {
                 .where(TABLES.id.in(DSL.param("d0", Long.class), DSL.param("d1", Long.class)))));
     }
 
+    /** The sweep's deletion of a subtree's rows by their ids ({@code :top} and every row below it). */
+    String subtreeDelete(Dialect dialect) {
+        return sql(dialect.deleteFiles(TABLES, TABLES.subtreeIds(TABLES.id.eq(DSL.param("top", Long.class)))));
+    }
+
+    /** The sweep's marking of a subtree's rows gone, by their ids. */
+    String subtreeUpdate(Dialect dialect) {
+        return sql(dialect.updateFiles(TABLES, TABLES.subtreeIds(TABLES.id.eq(DSL.param("top", Long.class))),
+                java.util.Map.of(TABLES.goneAt, DSL.param("now", Long.class)), TABLES.goneAt.isNull()));
+    }
+
     static final FsTables TABLES = new FsTables("fsindex_");
 }

@@ -30,7 +30,10 @@ class PostgresRenderTest {
             .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
             .withRenderNamedParamPrefix(":"));
 
-    /** Rows by ids a select gives (a sweep's or purge's subtree): {@code id in} a derived table, which PostgreSQL joins. */
+    /**
+     * Rows by ids a select gives (a sweep's or purge's subtree): {@code id in} a derived table, which PostgreSQL
+     * plans as a join.
+     */
     @Test
     void rowsByIdsAreDeletedAndUpdatedWhereIdIsInTheSelectedIds() {
         assertThat(render(dialect.deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class)))))).isEqualTo(

@@ -39,10 +39,6 @@ class SqliteRenderTest {
     @TempDir
     Path tmp;
 
-    /**
-     * New names go in several rows a statement and come back with their ids, from which the scan writes their feed
-     * rows (a name that exists already is left alone and returns nothing).
-     */
     /** Rows by ids a select gives (a sweep's or purge's subtree): {@code id in} a derived table. */
     @Test
     void rowsByIdsAreDeletedAndUpdatedWhereIdIsInTheSelectedIds() {
@@ -59,6 +55,10 @@ class SqliteRenderTest {
                 + "gone.id) select gone.id from gone) as ids))");
     }
 
+    /**
+     * New names go in several rows a statement and come back with their ids, from which the scan writes their feed
+     * rows (a name that exists already is left alone and returns nothing).
+     */
     @Test
     void insertChildrenReturning() {
         assertThat(named(dialect.insertChildrenReturning(t, 2))).isEqualTo("insert into fsindex_files"
