@@ -1282,20 +1282,28 @@ final class SqlFileSink implements FileSink {
         return claim(one)[0];
     }
 
+    /**
+     * One statement claims a wave's directories and one reads which were won (listed_by is now this scan's; the
+     * claim holds their rows locked), instead of an UPDATE per directory: a rescan claims every directory, and
+     * MySQL's driver sends a batch of updates one round trip each.
+     */
     private boolean[] claim(LongList dirs) throws SQLException {
         boolean[] won = new boolean[dirs.size()];
-        if (dirs.size() == 0) {
-            return won;
-        }
-        Sql.Bound claim = q(st.claimDirectory);
-        for (int i = 0; i < dirs.size(); i++) {
-            claim.set("dir", dirs.get(i)).set("scan", scan).statement.addBatch();
-            if ((i + 1) % BATCH_ROWS == 0 || i + 1 == dirs.size()) {
-                int[] counts = claim.statement.executeBatch();
-                int first = i + 1 - counts.length;
-                for (int c = 0; c < counts.length; c++) {
-                    won[first + c] = counts[c] > 0;
+        for (int from = 0; from < dirs.size(); from += Statements.ForIds.MAX_IDS) {
+            int n = Math.min(Statements.ForIds.MAX_IDS, dirs.size() - from);
+            long[] ids = new long[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = dirs.get(from + i);
+            }
+            forIds(st.claimDirectories, ids, n).set("scan", scan).statement.executeUpdate();
+            Set<Long> claimed = new HashSet<>();
+            try (ResultSet rs = forIds(st.claimedDirectories, ids, n).set("scan", scan).statement.executeQuery()) {
+                while (rs.next()) {
+                    claimed.add(rs.getLong(1));
                 }
+            }
+            for (int i = 0; i < n; i++) {
+                won[from + i] = claimed.contains(ids[i]);
             }
         }
         return won;

@@ -32,6 +32,9 @@ final class Statements {
     final Sql upsertChild;
     final Sql upsertTopLevel;
     final Sql claimDirectory;
+    /** Claims up to {@link ForIds#MAX_IDS} directories at once; {@link #claimedDirectories} reads which were won. */
+    final ForIds<Long> claimDirectories;
+    final ForIds<Long> claimedDirectories;
     final Sql updateChild;
     final Sql countPurge;
     final Sql purgeBelow;
@@ -131,6 +134,9 @@ final class Statements {
         analyzeFiles = analyze == null ? null : Sql.render(ctx, analyze);
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
         claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
+        claimDirectories = ForIds.ofIds(ids -> Sql.render(ctx, dialect.claimDirectories(t, t.id.in(ids))));
+        claimedDirectories = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.id.in(ids))
+                .and(t.listedBy.eq(scan)).and(t.kind.eq(inline("DIRECTORY")))));
         updateChild = Sql.render(ctx, ctx.update(t.files)
                 .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
                 .set(t.contentHash, t.keptIfUnchanged(t.contentHash)).set(t.kind, param("kind", String.class))

@@ -226,13 +226,21 @@ public interface Dialect {
 
     /**
      * Claims directory {@code :dir} for listing by scan {@code :scan} unless a newer scan has listed it; affects one
-     * row if the scan may descend into it.
+     * row if the scan may descend into it. By default {@link #claimDirectories} of that one row.
      */
     default Query claimDirectory(FsTables t) {
+        return claimDirectories(t, t.id.eq(param("dir", Long.class)));
+    }
+
+    /**
+     * Claims the directories {@code which} selects for listing by scan {@code :scan}, each unless a newer scan has
+     * listed it; a directory's row then has {@code listed_by = :scan} exactly if the scan may descend into it.
+     */
+    default Query claimDirectories(FsTables t, org.jooq.Condition which) {
         Field<Long> scan = param("scan", Long.class);
         return org.jooq.impl.DSL.update(t.files)
                 .set(t.listedBy, scan)
-                .where(t.id.eq(param("dir", Long.class)))
+                .where(which)
                 .and(t.listedBy.le(scan))
                 .and(t.kind.eq(inline("DIRECTORY")));
     }
