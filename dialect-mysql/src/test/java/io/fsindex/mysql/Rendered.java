@@ -2,6 +2,7 @@ package io.fsindex.mysql;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.testkit.SampleStatements;
 import org.jooq.DSLContext;
 import org.jooq.Query;
 import org.jooq.conf.RenderQuotedNames;
@@ -30,15 +31,14 @@ final class Rendered {
                 .where(TABLES.id.in(DSL.param("d0", Long.class), DSL.param("d1", Long.class)))));
     }
 
-    /** The sweep's deletion of a subtree's rows by their ids ({@code :top} and every row below it). */
+    /** The sweep's deletion of a subtree's rows by their ids. */
     String subtreeDelete(Dialect dialect) {
-        return sql(dialect.deleteFiles(TABLES, TABLES.subtreeIds(TABLES.id.eq(DSL.param("top", Long.class)))));
+        return sql(SampleStatements.subtreeDelete(dialect, TABLES));
     }
 
     /** The sweep's marking of a subtree's rows gone, by their ids. */
     String subtreeUpdate(Dialect dialect) {
-        return sql(dialect.updateFiles(TABLES, TABLES.subtreeIds(TABLES.id.eq(DSL.param("top", Long.class))),
-                java.util.Map.of(TABLES.goneAt, DSL.param("now", Long.class)), TABLES.goneAt.isNull()));
+        return sql(SampleStatements.subtreeUpdate(dialect, TABLES));
     }
 
     static final FsTables TABLES = new FsTables("fsindex_");

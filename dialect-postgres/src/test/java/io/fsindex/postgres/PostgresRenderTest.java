@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.testkit.SampleStatements;
 import org.jooq.DSLContext;
 import org.jooq.Query;
 import org.jooq.SQLDialect;
@@ -36,13 +37,12 @@ class PostgresRenderTest {
      */
     @Test
     void rowsByIdsAreDeletedAndUpdatedWhereIdIsInTheSelectedIds() {
-        assertThat(render(dialect.deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class)))))).isEqualTo(
+        assertThat(render(SampleStatements.subtreeDelete(dialect, t))).isEqualTo(
                 "delete from fsindex_files where id in (select ids.id from (with recursive gone(id, depth) "
                 + "as (select id, 0 from fsindex_files where id = :top union all select f.id, (gone.depth + "
                 + "1) from fsindex_files as f join gone on f.parent = gone.id) select gone.id from gone) as "
                 + "ids)");
-        assertThat(render(dialect.updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))),
-                java.util.Map.of(t.goneAt, DSL.param("now", Long.class)), t.goneAt.isNull()))).isEqualTo(
+        assertThat(render(SampleStatements.subtreeUpdate(dialect, t))).isEqualTo(
                 "update fsindex_files set gone_at = :now where (gone_at is null and id in (select ids.id "
                 + "from (with recursive gone(id, depth) as (select id, 0 from fsindex_files where id = :top "
                 + "union all select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = "

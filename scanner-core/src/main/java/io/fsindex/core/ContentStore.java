@@ -52,20 +52,21 @@ final class ContentStore {
     }
 
     /**
-     * Stores the values in one write transaction; returns how many rows took them (the others changed meanwhile).
+     * Stores the values in one write transaction; a row that changed meanwhile takes none.
      * Content rows are upserted in hash order, so two scans storing the same contents lock them in the same order.
      * Should the collector delete a content row between its upsert and the file update that references it, the
      * update fails on the foreign key and the whole transaction runs again, inserting the row anew.
      */
-    int store(List<Hashed> values) throws SQLException {
+    void store(List<Hashed> values) throws SQLException {
         if (values.isEmpty()) {
-            return 0;
+            return;
         }
         List<Hashed> sorted = new ArrayList<>(values);
         sorted.sort(Comparator.comparing(h -> h.hash() == null ? "" : h.hash()));
         for (int attempt = 1; ; attempt++) {
             try {
-                return db.write(c, conn -> write(sorted));
+                db.write(c, conn -> write(sorted));
+                return;
             } catch (SQLException e) {
                 if (attempt >= FK_RETRIES || !Constraints.isForeignKeyViolation(e)) {
                     throw e;
@@ -74,9 +75,8 @@ final class ContentStore {
         }
     }
 
-    private int write(List<Hashed> values) throws SQLException {
+    private Void write(List<Hashed> values) throws SQLException {
         long now = System.currentTimeMillis();
-        int stored = 0;
         try (Sql.Bound content = st.upsertContent.prepare(c);
              Sql.Bound full = st.storeFull.prepare(c);
              Sql.Bound fingerprint = st.storeFingerprint.prepare(c)) {
@@ -94,12 +94,9 @@ final class ContentStore {
                 q.set("fingerprint", h.fingerprint()).set("id", h.id()).set("size", h.size())
                         .set("mtime", h.mtime()).statement.addBatch();
             }
-            for (Sql.Bound q : List.of(full, fingerprint)) {
-                for (int count : q.statement.executeBatch()) {
-                    stored += Math.max(count, 0);   // SUCCESS_NO_INFO, from a driver that does not count, as none
-                }
-            }
+            full.statement.executeBatch();
+            fingerprint.statement.executeBatch();
         }
-        return stored;
+        return null;
     }
 }

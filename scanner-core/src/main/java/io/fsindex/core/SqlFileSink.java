@@ -1272,10 +1272,6 @@ final class SqlFileSink implements FileSink {
         }
     }
 
-    /**
-     * Claims each directory for this scan; a directory some newer scan has already listed is not won. Marks nothing:
-     * the listing that follows marks what it finds missing.
-     */
     private boolean claimOne(long dir) throws SQLException {
         LongList one = new LongList();
         one.add(dir);
@@ -1283,9 +1279,11 @@ final class SqlFileSink implements FileSink {
     }
 
     /**
-     * One statement claims a wave's directories and one reads which were won (listed_by is now this scan's; the
-     * claim holds their rows locked), instead of an UPDATE per directory: a rescan claims every directory, and
-     * MySQL's driver sends a batch of updates one round trip each.
+     * Claims each directory for this scan; a directory some newer scan has already listed is not won. Marks nothing:
+     * the listing that follows marks what it finds missing. One statement claims up to {@link
+     * Statements.ForIds#MAX_IDS} directories and one reads which were won (listed_by is now this scan's; the claim
+     * holds their rows locked), instead of an UPDATE per directory: a rescan claims every directory, and MySQL's
+     * driver sends a batch of updates one round trip each.
      */
     private boolean[] claim(LongList dirs) throws SQLException {
         boolean[] won = new boolean[dirs.size()];
