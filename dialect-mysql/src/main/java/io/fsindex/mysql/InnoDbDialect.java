@@ -242,6 +242,117 @@ abstract class InnoDbDialect implements Dialect {
     }
 
     /**
+     * New children of a directory the scan inserted itself go in by {@code LOAD DATA LOCAL INFILE}, one statement for
+     * a whole wave, where both the server ({@code local_infile}) and the driver allow it (see {@link
+     * #driverAllowsLocalInfile}); the change feed's rows follow the same way. InnoDB numbers loaded rows itself: its
+     * id counter cannot hand out ids beforehand without colliding with its own numbering, so the rows go in without
+     * ids and {@link ChildLoader#loadedIds} reads the first one given ({@code LAST_INSERT_ID()}) and checks that the
+     * rows took consecutive numbers (at {@code innodb_autoinc_lock_mode = 2}, MySQL 8's default, another writer's
+     * inserts may take numbers in between; the scan then retries the transaction with inserts).
+     */
+    @Override
+    public ChildLoader childLoader(FsTables t) {
+        String load = loadChildren(t);
+        String loadChanges = loadChanges(t);
+        String countLoaded = DSL.using(sqlDialect()).render(select(DSL.sum(when(t.scanId.eq(param("scan",
+                Long.class)), inline(1)).otherwise(inline(0)))).from(t.files).where(t.id.between(param("first",
+                Long.class), param("last", Long.class))));
+        return new ChildLoader() {
+            @Override
+            public long[] newIds(Connection c, int count) {
+                return null;
+            }
+
+            @Override
+            public long load(Connection c, java.io.InputStream text) throws SQLException {
+                return loadLocal(c, load, text);
+            }
+
+            @Override
+            public long[] loadedIds(Connection c, int count, long scan) throws SQLException {
+                long first;
+                long step;
+                try (java.sql.Statement s = c.createStatement();
+                     java.sql.ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID(), @@auto_increment_increment")) {
+                    rs.next();
+                    first = rs.getLong(1);
+                    step = rs.getLong(2);
+                }
+                long last = first + (count - 1) * step;
+                // The rows took ascending numbers of this step from first on; if all of them lie between first and
+                // last, they are exactly those numbers in order. (A sum, not a count with scan_id in the WHERE, so
+                // that only the primary key's range can be chosen to read.)
+                try (java.sql.PreparedStatement s = c.prepareStatement(countLoaded)) {
+                    s.setLong(1, scan);
+                    s.setLong(2, first);
+                    s.setLong(3, last);
+                    try (java.sql.ResultSet rs = s.executeQuery()) {
+                        if (first <= 0 || !rs.next() || rs.getLong(1) != count) {
+                            return null;
+                        }
+                    }
+                }
+                long[] ids = new long[count];
+                for (int k = 0; k < count; k++) {
+                    ids[k] = first + k * step;
+                }
+                return ids;
+            }
+
+            @Override
+            public void loadChanges(Connection c, java.io.InputStream text) throws SQLException {
+                loadLocal(c, loadChanges, text);
+            }
+
+            @Override
+            public boolean available(Connection c) throws SQLException {
+                if (!driverAllowsLocalInfile(c)) {
+                    return false;
+                }
+                try (java.sql.Statement s = c.createStatement();
+                     java.sql.ResultSet rs = s.executeQuery("SELECT @@local_infile")) {
+                    return rs.next() && rs.getInt(1) == 1;
+                }
+            }
+        };
+    }
+
+    /** The loader's statement for new child rows: every loaded column but the id, which InnoDB assigns. */
+    String loadChildren(FsTables t) {
+        java.util.List<Field<?>> columns = ChildLoader.columns(t);
+        return loadData(t.files, columns.subList(1, columns.size()));
+    }
+
+    /** The loader's statement for the change feed's rows, numbered already. */
+    String loadChanges(FsTables t) {
+        return loadData(t.changes, ChildLoader.changeColumns(t));
+    }
+
+    /** {@code LOAD DATA LOCAL INFILE} of text in the loader's format into {@code table}'s {@code columns}. */
+    private String loadData(Table<?> table, java.util.List<Field<?>> columns) {
+        var ctx = DSL.using(sqlDialect());
+        return "LOAD DATA LOCAL INFILE 'fsindex-rows' INTO TABLE " + ctx.render(table) + " CHARACTER SET utf8mb4 ("
+                + columns.stream().map(f -> ctx.render(DSL.name(f.getName())))
+                        .collect(java.util.stream.Collectors.joining(", ")) + ")";
+    }
+
+    private long loadLocal(Connection c, String load, java.io.InputStream text) throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            sendLocalInfileFrom(s, text);
+            return s.executeLargeUpdate(load);
+        }
+    }
+
+    /**
+     * Whether the driver behind {@code c} sends local files for {@code LOAD DATA LOCAL INFILE} at all (a client-side
+     * switch of each driver; see the subclasses).
+     */
+    abstract boolean driverAllowsLocalInfile(Connection c) throws SQLException;
+
+    /** Makes statement {@code s} send {@code text} when the server asks for its local file. */
+    abstract void sendLocalInfileFrom(java.sql.Statement s, java.io.InputStream text) throws SQLException;
+
+    /**
      * A multi-table {@code DELETE ... USING} joining the ids by primary key. MariaDB before 11.1 runs a single-table
      * DELETE's {@code id IN (subquery)} as a subquery per row of the whole table, so every sweep and purge read every
      * row; a join reads only the rows it deletes.

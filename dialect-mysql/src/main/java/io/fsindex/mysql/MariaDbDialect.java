@@ -2,6 +2,7 @@ package io.fsindex.mysql;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
@@ -77,5 +78,20 @@ public final class MariaDbDialect extends InnoDbDialect {
                         + w.getMessage(), w.getSQLState(), w.getErrorCode());
             }
         }
+    }
+
+    /**
+     * MariaDB Connector/J sends local files unless {@code allowLocalInfile=false}, and only the one the statement
+     * names, so a server cannot ask for another; MariaDB servers allow them by default ({@code local_infile}).
+     */
+    @Override
+    boolean driverAllowsLocalInfile(Connection c) throws SQLException {
+        return c.isWrapperFor(org.mariadb.jdbc.Connection.class)
+                && c.unwrap(org.mariadb.jdbc.Connection.class).getContext().getConf().allowLocalInfile();
+    }
+
+    @Override
+    void sendLocalInfileFrom(Statement s, java.io.InputStream text) throws SQLException {
+        s.unwrap(org.mariadb.jdbc.Statement.class).setLocalInfileInputStream(text);
     }
 }

@@ -1,5 +1,12 @@
 package io.fsindex.mysql;
 
+import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.jdbc.JdbcConnection;
+import com.mysql.cj.jdbc.JdbcStatement;
+import java.io.InputStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import org.jooq.SQLDialect;
 
@@ -42,5 +49,22 @@ public final class MySqlDialect extends InnoDbDialect {
         // A batch of inserts (feed rows) goes as multi-row INSERTs (MariaDB's driver sends insert batches in bulk by
         // default).
         return Map.of("useLocalSessionState", "true", "rewriteBatchedStatements", "true");
+    }
+
+    /**
+     * Connector/J sends local files only with {@code allowLoadLocalInfile=true}, which it leaves off because the
+     * server may then ask for any file the application can read, and fsindex does not turn it on. With it on the JDBC
+     * URL (and {@code local_infile=ON} on the server), fsindex loads new subtrees with {@code LOAD DATA LOCAL INFILE}
+     * from memory; without, it inserts them.
+     */
+    @Override
+    boolean driverAllowsLocalInfile(Connection c) throws SQLException {
+        return c.isWrapperFor(JdbcConnection.class) && c.unwrap(JdbcConnection.class).getPropertySet()
+                .getBooleanProperty(PropertyKey.allowLoadLocalInfile).getValue();
+    }
+
+    @Override
+    void sendLocalInfileFrom(Statement s, InputStream text) throws SQLException {
+        s.unwrap(JdbcStatement.class).setLocalInfileInputStream(text);
     }
 }

@@ -48,6 +48,20 @@ class MySqlRenderTest {
             + " select gone.id from gone) as i) as ids on fsindex_files.id = ids.id set gone_at = :now"
             + " where gone_at is null";
 
+    /**
+     * New subtrees load without ids, which InnoDB assigns, the feed's rows with their numbers; the text format's
+     * defaults (tab, newline, backslash escapes, \N for null) are LOAD DATA's own.
+     */
+    @Test
+    void bulkLoadsNameTheirColumnsAndLeaveTheIdToInnoDb() {
+        assertThat(dialect.loadChildren(TABLES)).isEqualTo("LOAD DATA LOCAL INFILE 'fsindex-rows' INTO TABLE"
+                + " `fsindex_files` CHARACTER SET utf8mb4 (`parent`, `name`, `kind`, `size`, `mtime`, `link_target`,"
+                + " `file_key`, `scan_id`, `listed_by`)");
+        assertThat(dialect.loadChanges(TABLES)).isEqualTo("LOAD DATA LOCAL INFILE 'fsindex-rows' INTO TABLE"
+                + " `fsindex_changes` CHARACTER SET utf8mb4 (`seq`, `entry`, `change_type`, `kind`, `dir`, `name`,"
+                + " `previous_path`, `scan_id`, `at`)");
+    }
+
     /** Rows by ids a select gives (a sweep's or purge's subtree) are joined by primary key, as on MariaDB. */
     @Test
     void rowsByIdsAreDeletedAndUpdatedThroughAJoinOnTheSelectedIds() {

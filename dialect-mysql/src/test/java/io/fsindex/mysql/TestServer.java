@@ -72,6 +72,15 @@ final class TestServer {
         return url;
     }
 
+    /**
+     * The server with MySQL Connector/J's {@code allowLoadLocalInfile} switched on, so that fsindex loads new subtrees
+     * with {@code LOAD DATA LOCAL INFILE} (the embedded server allows it; an external one must have
+     * {@code local_infile=ON}).
+     */
+    TestDatabase loadingDatabase() {
+        return new TestDatabase(url + (url.contains("?") ? "&" : "?") + "allowLoadLocalInfile=true", user, password);
+    }
+
     /** A plain JDBC connection to the test database, outside any fsindex pool. */
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url, user, password);
@@ -111,7 +120,7 @@ final class TestServer {
         try {
             // Short, because the server's Unix socket lives there and its path must stay under 108 bytes.
             Path home = Files.createTempDirectory("fsindex-" + engine.scheme + "-");
-            InnoDbServer server = InnoDbServer.install(engine, home, List.of("--max-connections=500"));
+            InnoDbServer server = InnoDbServer.install(engine, home, List.of("--max-connections=500", "--local-infile=1"));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> destroy(server), "stop test " + engine.scheme));
             server.start();
             try (Connection c = DriverManager.getConnection(server.url(""), "root", "");

@@ -205,8 +205,8 @@ public final class PostgresDialect implements Dialect {
             }
 
             @Override
-            public void load(Connection c, InputStream text) throws SQLException {
-                copyIn(c, copy, text);
+            public long load(Connection c, InputStream text) throws SQLException {
+                return copyIn(c, copy, text);
             }
 
             @Override
@@ -216,9 +216,9 @@ public final class PostgresDialect implements Dialect {
         };
     }
 
-    private static void copyIn(Connection c, String copy, InputStream text) throws SQLException {
+    private static long copyIn(Connection c, String copy, InputStream text) throws SQLException {
         try {
-            c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy, text);
+            return c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy, text);
         } catch (IOException e) {
             throw new SQLException("cannot send rows to " + copy + ": " + e.getMessage(), e);
         }

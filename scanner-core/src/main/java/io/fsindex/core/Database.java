@@ -92,6 +92,9 @@ final class Database {
 
     boolean isRetryable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof LoadNotNumbered) {
+                return true;
+            }
             if (t instanceof SQLException s) {
                 for (SQLException n = s; n != null; n = n.getNextException()) {
                     if (dialect.isRetryable(n)) {

@@ -73,8 +73,11 @@ final class SqlFileSink implements FileSink {
     /** Set once a bulk load failed: the scan's retry, and the rest of it, insert with conflict handling instead. */
     private boolean loadRefused;
 
-    /** Whether the engine's bulk loader may be used: there is one, and no load has failed in this scan. */
-    private boolean loaderUsable() {
+    /**
+     * Whether the engine's bulk loader may be used: there is one, the server and driver allow loads, and no load has
+     * failed in this scan.
+     */
+    boolean loaderUsable() {
         return st.childLoader != null && !loadRefused;
     }
 
@@ -121,6 +124,7 @@ final class SqlFileSink implements FileSink {
             maxIdAtStart = rs.next() ? rs.getLong(1) : 0;
         }
         movesPossible = maxIdAtStart > 0;
+        loadRefused = st.childLoader != null && !st.childLoader.available(c);
     }
 
     /** True if the listener overrides {@link ScanListener#changed}, so reading the changes back is worth it. */
@@ -818,26 +822,41 @@ final class SqlFileSink implements FileSink {
     }
 
     /**
-     * Loads the new rows {@code rows} names ({@code listing << 32 | entry}) with ids taken for them first, so nothing
-     * reads them back: a directory's id is known for its claim, and each row's change is recorded from what the scan
-     * holds (and loaded into the feed the same way).
+     * Loads the new rows {@code rows} names ({@code listing << 32 | entry}), so nothing reads them back: with ids taken
+     * for them first, or, where the engine numbers loaded rows itself, with the ids it tells afterwards. A directory's
+     * id is then known for its claim, and each row's change is recorded from what the scan holds (and loaded into the
+     * feed the same way).
      */
     private void loadRows(List<Listing> owned, LongList rows) throws SQLException {
         usingLoader(loadText, () -> {
             long[] ids = st.childLoader.newIds(c, rows.size());
             for (int k = 0; k < rows.size(); k++) {
                 Listing l = owned.get((int) (rows.get(k) >>> 32));
-                int i = (int) rows.get(k);
-                WalkedEntry e = l.entries.get(i);
+                WalkedEntry e = l.entries.get((int) rows.get(k));
                 FileStat stat = e.stat();
-                loadText.value(ids[k]).value(l.dir.id()).value(e.name()).value(stat.kind().name())
+                if (ids != null) {
+                    loadText.value(ids[k]);
+                }
+                loadText.value(l.dir.id()).value(e.name()).value(stat.kind().name())
                         .value(stat.size()).value(stat.mtimeNanos()).value(stat.linkTarget()).value(keyOf(stat))
                         .value(scan).value(stat.isDirectory() ? scan : 0).endRow();  // claimed, see claimSubdirectories
+            }
+            long loaded = st.childLoader.load(c, loadText.stream());
+            if (loaded != rows.size()) {
+                // LOAD DATA LOCAL turns a row it cannot take into a warning: never go on without every row.
+                throw new SQLException("the bulk loader appended " + loaded + " of " + rows.size() + " rows");
+            }
+            if (ids == null && (ids = st.childLoader.loadedIds(c, rows.size(), scan)) == null) {
+                throw new LoadNotNumbered();
+            }
+            for (int k = 0; k < rows.size(); k++) {
+                Listing l = owned.get((int) (rows.get(k) >>> 32));
+                int i = (int) rows.get(k);
+                WalkedEntry e = l.entries.get(i);
                 l.ids[i] = ids[k];
                 l.inserted++;
-                log.changeIn(ids[k], ChangeType.ADDED, stat.kind().name(), l.dirPath(), e.name(), null);
+                log.changeIn(ids[k], ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
             }
-            st.childLoader.load(c, loadText.stream());
             loadedRows += rows.size();
         });
     }

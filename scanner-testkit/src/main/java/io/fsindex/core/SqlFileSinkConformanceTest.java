@@ -43,6 +43,14 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         return null;
     }
 
+    /**
+     * Whether the database under test lets the dialect's bulk loader run, if it has one; false for a setup whose
+     * server or driver turns loads off (MySQL's {@code LOCAL INFILE} without both switches), which then inserts.
+     */
+    protected boolean expectsBulkLoads() {
+        return true;
+    }
+
     private SqlFileSink sink(FsIndex index, Connection c, long scan) throws Exception {
         return new SqlFileSink(index.db, index.statements, c, scan, new NioWalker(), new ScanListener() {
         }, FeedSettings.DEFAULTS, false, Scan.PART_ENTRIES);
@@ -115,8 +123,10 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         NioWalker walker = new NioWalker();
 
         long loaded;
+        boolean loads;
         try (Connection c = index.db.connect()) {
             SqlFileSink sink = sink(index, c, index.insertScanRow(c, root.toString()));
+            loads = sink.loaderUsable();
             List<SqlFileSink.GroupResult> results = sink.applyGroup(
                     Arrays.asList(root, root.resolve("old"), root.resolve("a"), a),
                     Arrays.asList(new FileSink.Directory(rootId, 0, root.getFileName().toString(), root),
@@ -130,7 +140,8 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
 
         // a (below the root, which this scan did not insert) and old/z.txt (below a directory it found) are
         // inserted with conflict handling; x.txt, b and y.txt are below directories this very scan inserted.
-        assertThat(loaded).isEqualTo(index.statements.childLoader == null ? 0 : 3);
+        assertThat(loads).isEqualTo(index.statements.childLoader != null && expectsBulkLoads());
+        assertThat(loaded).isEqualTo(loads ? 3 : 0);
         assertThat(index.changesSince(cursor, 100).changes()).extracting(ch -> ch.type() + " "
                 + root.relativize(ch.path())).containsExactlyInAnyOrder("ADDED a", "ADDED a/x.txt", "ADDED a/b",
                 "ADDED a/b/y.txt", "ADDED old/z.txt", "MODIFIED old");

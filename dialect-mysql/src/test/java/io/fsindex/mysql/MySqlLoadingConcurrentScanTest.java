@@ -1,0 +1,15 @@
+package io.fsindex.mysql;
+
+import io.fsindex.testkit.ConcurrentScanConformanceTest;
+import io.fsindex.testkit.TestDatabase;
+
+/**
+ * The many scanning threads and processes on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
+ * loader, whose rows InnoDB numbers itself (see {@link TestServer#loadingDatabase}).
+ */
+class MySqlLoadingConcurrentScanTest extends ConcurrentScanConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mysql().loadingDatabase();
+    }
+}

@@ -1,0 +1,15 @@
+package io.fsindex.mysql;
+
+import io.fsindex.testkit.ScanRaceConformanceTest;
+import io.fsindex.testkit.TestDatabase;
+
+/**
+ * The deterministic scan races on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
+ * loader, whose rows InnoDB numbers itself (see {@link TestServer#loadingDatabase}).
+ */
+class MySqlLoadingRaceTest extends ScanRaceConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mysql().loadingDatabase();
+    }
+}

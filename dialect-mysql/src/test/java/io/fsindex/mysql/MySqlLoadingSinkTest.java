@@ -1,0 +1,20 @@
+package io.fsindex.mysql;
+
+import io.fsindex.core.SqlFileSinkConformanceTest;
+import io.fsindex.testkit.TestDatabase;
+
+/**
+ * The staged sink interleavings on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
+ * loader, whose rows InnoDB numbers itself (see {@link TestServer#loadingDatabase}).
+ */
+class MySqlLoadingSinkTest extends SqlFileSinkConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mysql().loadingDatabase();
+    }
+
+    @Override
+    protected String lockWaitsQuery(String prefix) {
+        return TestServer.lockWaitsQuery(prefix);
+    }
+}
