@@ -45,7 +45,10 @@ final class MySqlServer implements AutoCloseable {
         return server.url(DATABASE);
     }
 
-    /** The URL for the baseline's connection: the same, with the driver's LOCAL INFILE switch on. */
+    /**
+     * The URL for the baseline's connection and fsindex's: the same, with the driver's LOCAL INFILE switch on, so that
+     * fsindex loads new subtrees as the baseline loads its rows (MySQL's Connector/J has it off by default).
+     */
     String loadDataUrl() {
         return url() + (server.engine() == Engine.MYSQL ? "&allowLoadLocalInfile=true" : "?allowLocalInfile=true");
     }
