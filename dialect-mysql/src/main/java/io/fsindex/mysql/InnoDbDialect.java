@@ -246,18 +246,18 @@ abstract class InnoDbDialect implements Dialect {
      * a whole wave, where both the server ({@code local_infile}) and the driver allow it (see {@link
      * #driverAllowsLocalInfile}); the change feed's rows follow the same way. InnoDB numbers loaded rows itself: its
      * id counter cannot hand out ids beforehand without colliding with its own numbering, so the rows go in without
-     * ids and {@link ChildLoader#loadedIds} reads the first one given ({@code LAST_INSERT_ID()}) and checks that the
+     * ids and {@link BulkLoader#loadedIds} reads the first one given ({@code LAST_INSERT_ID()}) and checks that the
      * rows took consecutive numbers (at {@code innodb_autoinc_lock_mode = 2}, MySQL 8's default, another writer's
      * inserts may take numbers in between; the scan then retries the transaction with inserts).
      */
     @Override
-    public ChildLoader childLoader(FsTables t) {
+    public BulkLoader bulkLoader(FsTables t) {
         String load = loadChildren(t);
         String loadChanges = loadChanges(t);
         String countLoaded = DSL.using(sqlDialect()).render(select(DSL.sum(when(t.scanId.eq(param("scan",
                 Long.class)), inline(1)).otherwise(inline(0)))).from(t.files).where(t.id.between(param("first",
                 Long.class), param("last", Long.class))));
-        return new ChildLoader() {
+        return new BulkLoader() {
             @Override
             public long[] newIds(Connection c, int count) {
                 return null;
@@ -319,13 +319,13 @@ abstract class InnoDbDialect implements Dialect {
 
     /** The loader's statement for new child rows: every loaded column but the id, which InnoDB assigns. */
     String loadChildren(FsTables t) {
-        java.util.List<Field<?>> columns = ChildLoader.columns(t);
+        java.util.List<Field<?>> columns = BulkLoader.columns(t);
         return loadData(t.files, columns.subList(1, columns.size()));
     }
 
     /** The loader's statement for the change feed's rows, numbered already. */
     String loadChanges(FsTables t) {
-        return loadData(t.changes, ChildLoader.changeColumns(t));
+        return loadData(t.changes, BulkLoader.changeColumns(t));
     }
 
     /** {@code LOAD DATA LOCAL INFILE} of text in the loader's format into {@code table}'s {@code columns}. */

@@ -160,10 +160,10 @@ public final class PostgresDialect implements Dialect {
      * directories back to claim them, and the change feed's rows follow by {@code COPY} too.
      */
     @Override
-    public ChildLoader childLoader(FsTables t) {
-        String copy = copyInto(t.filesName(), ChildLoader.columns(t));
-        String copyChanges = copyInto(t.changesName(), ChildLoader.changeColumns(t));
-        return new ChildLoader() {
+    public BulkLoader bulkLoader(FsTables t) {
+        String copy = copyInto(t.filesName(), BulkLoader.columns(t));
+        String copyChanges = copyInto(t.changesName(), BulkLoader.changeColumns(t));
+        return new BulkLoader() {
             /** {@code nextval} of the identity's sequence, whose name PostgreSQL is asked once, not assumed. */
             private volatile String newIdsSql;
 
@@ -224,7 +224,7 @@ public final class PostgresDialect implements Dialect {
         }
     }
 
-    /** A {@code COPY} statement of {@link #childLoader}: into {@code table}, {@code columns} in their order. */
+    /** A {@code COPY} statement of {@link #bulkLoader}: into {@code table}, {@code columns} in their order. */
     static String copyInto(String table, java.util.List<org.jooq.Field<?>> columns) {
         return "COPY " + table + " (" + columns.stream().map(org.jooq.Field::getName)
                 .collect(Collectors.joining(", ")) + ") FROM STDIN";

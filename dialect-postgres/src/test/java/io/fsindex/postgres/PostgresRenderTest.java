@@ -89,15 +89,15 @@ class PostgresRenderTest {
     }
 
     /**
-     * New children of a directory the scan inserted go in by COPY, with their ids, in ChildLoader's columns; the
+     * New children of a directory the scan inserted go in by COPY, with their ids, in BulkLoader's columns; the
      * change rows recording them follow by COPY too.
      */
     @Test
-    void childLoaderCopiesTheLoadedColumns() {
-        assertThat(PostgresDialect.copyInto(t.filesName(), Dialect.ChildLoader.columns(t))).isEqualTo(
+    void bulkLoaderCopiesTheLoadedColumns() {
+        assertThat(PostgresDialect.copyInto(t.filesName(), Dialect.BulkLoader.columns(t))).isEqualTo(
                 "COPY fsindex_files"
                 + " (id, parent, name, kind, size, mtime, link_target, file_key, scan_id, listed_by) FROM STDIN");
-        assertThat(PostgresDialect.copyInto(t.changesName(), Dialect.ChildLoader.changeColumns(t))).isEqualTo(
+        assertThat(PostgresDialect.copyInto(t.changesName(), Dialect.BulkLoader.changeColumns(t))).isEqualTo(
                 "COPY fsindex_changes"
                 + " (seq, entry, change_type, kind, dir, name, previous_path, scan_id, at) FROM STDIN");
     }

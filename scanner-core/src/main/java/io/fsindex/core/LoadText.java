@@ -6,8 +6,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Rows written as the text a {@link Dialect.ChildLoader} reads, one value after another in the order of the columns
- * it loads ({@link Dialect.ChildLoader#columns} or {@link Dialect.ChildLoader#changeColumns}); reused, one batch of
+ * Rows written as the text a {@link Dialect.BulkLoader} reads, one value after another in the order of the columns
+ * it loads ({@link Dialect.BulkLoader#columns} or {@link Dialect.BulkLoader#changeColumns}); reused, one batch of
  * rows at a time.
  */
 final class LoadText {

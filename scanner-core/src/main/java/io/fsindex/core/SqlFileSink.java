@@ -78,7 +78,7 @@ final class SqlFileSink implements FileSink {
      * failed in this scan.
      */
     boolean loaderUsable() {
-        return st.childLoader != null && !loadRefused;
+        return st.bulkLoader != null && !loadRefused;
     }
 
     private interface LoaderUse {
@@ -124,7 +124,7 @@ final class SqlFileSink implements FileSink {
             maxIdAtStart = rs.next() ? rs.getLong(1) : 0;
         }
         movesPossible = maxIdAtStart > 0;
-        loadRefused = st.childLoader != null && !st.childLoader.available(c);
+        loadRefused = st.bulkLoader != null && !st.bulkLoader.available(c);
     }
 
     /** True if the listener overrides {@link ScanListener#changed}, so reading the changes back is worth it. */
@@ -829,7 +829,7 @@ final class SqlFileSink implements FileSink {
      */
     private void loadRows(List<Listing> owned, LongList rows) throws SQLException {
         usingLoader(loadText, () -> {
-            long[] ids = st.childLoader.newIds(c, rows.size());
+            long[] ids = st.bulkLoader.newIds(c, rows.size());
             for (int k = 0; k < rows.size(); k++) {
                 Listing l = owned.get((int) (rows.get(k) >>> 32));
                 WalkedEntry e = l.entries.get((int) rows.get(k));
@@ -841,12 +841,12 @@ final class SqlFileSink implements FileSink {
                         .value(stat.size()).value(stat.mtimeNanos()).value(stat.linkTarget()).value(keyOf(stat))
                         .value(scan).value(stat.isDirectory() ? scan : 0).endRow();  // claimed, see claimSubdirectories
             }
-            long loaded = st.childLoader.load(c, loadText.stream());
+            long loaded = st.bulkLoader.load(c, loadText.stream());
             if (loaded != rows.size()) {
                 // LOAD DATA LOCAL turns a row it cannot take into a warning: never go on without every row.
                 throw new SQLException("the bulk loader appended " + loaded + " of " + rows.size() + " rows");
             }
-            if (ids == null && (ids = st.childLoader.loadedIds(c, rows.size(), scan)) == null) {
+            if (ids == null && (ids = st.bulkLoader.loadedIds(c, rows.size(), scan)) == null) {
                 throw new LoadNotNumbered();
             }
             for (int k = 0; k < rows.size(); k++) {
@@ -983,7 +983,7 @@ final class SqlFileSink implements FileSink {
                     insertedClaimed = child != null && child.scanId() == scan && l.seen[i] == 0;
                 }
                 if (insertedClaimed) {
-                    if (st.childLoader != null) {
+                    if (st.bulkLoader != null) {
                         freshDirs.add(id);
                     }
                     l.subdirectories.add(new Directory(id, l.dir.id(), e.name(), l.dir.path().resolve(e.name())));
@@ -1859,7 +1859,7 @@ final class SqlFileSink implements FileSink {
 
         /** Sends {@link #changeText} to the bulk loader. */
         private void loadChanges() throws SQLException {
-            usingLoader(changeText, () -> st.childLoader.loadChanges(c, changeText.stream()));
+            usingLoader(changeText, () -> st.bulkLoader.loadChanges(c, changeText.stream()));
         }
 
         /** Writes what is held or still batched and moves the head on, still inside the transaction. */

@@ -116,8 +116,8 @@ final class Statements {
      */
     private final ByLength insertChildren;
     private final boolean insertsReturnIds;
-    /** {@link Dialect#childLoader}; null where the dialect has none. */
-    final Dialect.ChildLoader childLoader;
+    /** {@link Dialect#bulkLoader}; null where the dialect has none. */
+    final Dialect.BulkLoader bulkLoader;
     /** {@link Dialect#analyzeFiles}; null where the dialect has none. */
     final Sql analyzeFiles;
 
@@ -129,7 +129,7 @@ final class Statements {
         insertsReturnIds = dialect.insertChildrenReturning(t, 1) != null;
         insertChildren = new ByLength(rows -> Sql.render(ctx, insertsReturnIds
                 ? dialect.insertChildrenReturning(t, rows) : dialect.insertChildren(t, rows)), INSERT_ROWS);
-        childLoader = dialect.childLoader(t);
+        bulkLoader = dialect.bulkLoader(t);
         Query analyze = dialect.analyzeFiles(t);
         analyzeFiles = analyze == null ? null : Sql.render(ctx, analyze);
         upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));

@@ -105,7 +105,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
 
     /**
      * The children of a directory the scan inserted itself, and only those, go through the engine's bulk loader where
-     * it has one ({@link io.fsindex.core.spi.Dialect#childLoader}): no other row can be below such a directory. Each
+     * it has one ({@link io.fsindex.core.spi.Dialect#bulkLoader}): no other row can be below such a directory. Each
      * row is recorded once, and added to the feed once, whichever way it went in.
      */
     @Test
@@ -140,7 +140,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
 
         // a (below the root, which this scan did not insert) and old/z.txt (below a directory it found) are
         // inserted with conflict handling; x.txt, b and y.txt are below directories this very scan inserted.
-        assertThat(loads).isEqualTo(index.statements.childLoader != null && expectsBulkLoads());
+        assertThat(loads).isEqualTo(index.statements.bulkLoader != null && expectsBulkLoads());
         assertThat(loaded).isEqualTo(loads ? 3 : 0);
         assertThat(index.changesSince(cursor, 100).changes()).extracting(ch -> ch.type() + " "
                 + root.relativize(ch.path())).containsExactlyInAnyOrder("ADDED a", "ADDED a/x.txt", "ADDED a/b",

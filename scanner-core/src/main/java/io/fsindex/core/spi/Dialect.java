@@ -183,19 +183,19 @@ public interface Dialect {
      * rows that cannot conflict with any other, the children of a directory its scan inserted itself, and change
      * rows numbered while it holds the feed's head, so the loader needs no conflict handling.
      */
-    default ChildLoader childLoader(FsTables t) {
+    default BulkLoader bulkLoader(FsTables t) {
         return null;
     }
 
     /**
      * Appends rows to the files table, and to the change feed, from UTF-8 text: one line per row, the columns
-     * separated by tabs, {@code \\N} for null, and backslash, tab, newline and carriage return inside a value escaped
-     * as {@code \\\\}, {@code \\t}, {@code \\n}, {@code \\r} (the text format of PostgreSQL's {@code COPY} and MySQL's
+     * separated by tabs, {@code \N} for null, and backslash, tab, newline and carriage return inside a value escaped
+     * as {@code \\}, {@code \t}, {@code \n}, {@code \r} (the text format of PostgreSQL's {@code COPY} and MySQL's
      * {@code LOAD DATA}). The rows come with their ids, taken by {@link #newIds}, so fsindex need not read them back;
      * where the engine can only number rows itself as it loads them, {@link #newIds} gives none and
      * {@link #loadedIds} tells the numbers afterwards.
      */
-    interface ChildLoader {
+    interface BulkLoader {
         /**
          * Takes {@code count} new ids from the files table's id generator, each never handed out before; or returns
          * null where the engine numbers the rows itself as {@link #load} appends them (the text then has no id).
