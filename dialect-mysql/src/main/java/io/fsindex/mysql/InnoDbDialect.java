@@ -336,10 +336,20 @@ abstract class InnoDbDialect implements Dialect {
                         .collect(java.util.stream.Collectors.joining(", ")) + ")";
     }
 
+    /**
+     * Runs {@code load} with {@code text} as its local file. A {@code LOCAL} load turns what would be an error (a row
+     * that breaks a constraint, a value cut short) into a warning and goes on; any warning fails it here instead.
+     */
     private long loadLocal(Connection c, String load, java.io.InputStream text) throws SQLException {
         try (java.sql.Statement s = c.createStatement()) {
             sendLocalInfileFrom(s, text);
-            return s.executeLargeUpdate(load);
+            long rows = s.executeLargeUpdate(load);
+            java.sql.SQLWarning w = s.getWarnings();
+            if (w != null) {
+                throw new SQLException("LOAD DATA LOCAL INFILE left a warning: " + w.getMessage(), w.getSQLState(),
+                        w.getErrorCode());
+            }
+            return rows;
         }
     }
 
