@@ -1566,6 +1566,9 @@ final class SqlFileSink implements FileSink {
      * that changes nothing never locks it.
      */
     private final class ChangeLog {
+        /** Into how many steps of the feed's capacity pruning its directory rows is spread (see {@link #prune}). */
+        private static final long DIR_PRUNE_STEPS = 8;
+
         /** The feed's last number when the head was locked, and the last one handed out so far. */
         private long first, last;
         /** The largest row id when the transaction began: this scan's rows above it were inserted by it. */
@@ -1873,7 +1876,13 @@ final class SqlFileSink implements FileSink {
             }
         }
 
-        /** Drops the oldest changes beyond {@code capacity}, inside the transaction holding the head. */
+        /**
+         * Drops the oldest changes beyond {@code capacity}, inside the transaction holding the head, and, each time
+         * the pruned changes pass another {@link #DIR_PRUNE_STEPS}th of the capacity, the directory rows no change
+         * names any more. Finding those reads every remaining change (nothing indexes a change's directory: the index
+         * would cost every change row), so it is not done on every prune; until it is, the directory rows of fewer
+         * than that many pruned changes stay behind, named by no change and never read.
+         */
         void prune(long capacity) throws SQLException {
             if (!locked) {
                 lock();
@@ -1881,8 +1890,13 @@ final class SqlFileSink implements FileSink {
             flush();
             long upTo = last - capacity;
             if (upTo > 0 && q(st.pruneFeed).set("seq", upTo).statement.executeUpdate() > 0) {
-                q(st.pruneChanges).set("seq", upTo).statement.executeUpdate();
-                q(st.pruneChangeDirs).set("seq", upTo).statement.executeUpdate();
+                // Changes are numbered without gaps and dropped only here, oldest first: the ones dropped now are
+                // those after the previous prune's bound.
+                long before = upTo - q(st.pruneChanges).set("seq", upTo).statement.executeUpdate();
+                long step = Math.max(1, capacity / DIR_PRUNE_STEPS);
+                if (before / step != upTo / step) {
+                    q(st.pruneChangeDirs).set("seq", upTo).statement.executeUpdate();
+                }
             }
         }
 

@@ -346,6 +346,33 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
     }
 
     /**
+     * A change names its directory by a row of its own, which pruning drops once no kept change names it, an eighth
+     * of the capacity at a time (finding them reads every kept change). Sixty scans, each adding a directory with a
+     * file, into a feed of 64: the kept changes all read with their paths, and fewer directory rows than an eighth of
+     * the capacity are named by none (without the pruning, every pruned change's would be).
+     */
+    @Test
+    void directoryRowsOfPrunedChangesGoAnEighthOfTheCapacityAtATime() throws Exception {
+        Path root = tree("seed.txt");
+        String prefix = TestDatabase.freshPrefix();
+        FsIndex index = track(database().builder(prefix).changeFeedCapacity(64).build());
+        for (int i = 0; i < 60; i++) {
+            Files.createDirectories(root.resolve("d" + i));
+            Files.writeString(root.resolve("d" + i + "/f.txt"), "f");
+            index.scan(root);
+        }
+        long end = index.changeFeedEnd();
+        assertThat(end).as("enough changes to prune many times over").isGreaterThan(2 * 64);
+
+        ChangeBatch kept = index.changesSince(end - 64, 100);
+        assertThat(kept.resyncNeeded()).isFalse();
+        assertThat(kept.changes()).hasSize(64).allSatisfy(c -> assertThat(c.path()).isNotNull());
+        long unnamed = new RawIndex(database(), prefix).queryLong("SELECT COUNT(*) FROM ${prefix}change_dirs d"
+                + " WHERE NOT EXISTS (SELECT 1 FROM ${prefix}changes c WHERE c.dir = d.id)");
+        assertThat(unnamed).isLessThan(64 / 8);
+    }
+
+    /**
      * A writer holding the feed's head makes every other writer wait, so a change numbered later can never commit
      * (and be read) before one numbered earlier. Scan A is held inside a transaction that holds the head and is
      * writing its first change (the test holds an uncommitted feed row with the number A takes next, so A's insert
