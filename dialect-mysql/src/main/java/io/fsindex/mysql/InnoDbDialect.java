@@ -254,9 +254,7 @@ abstract class InnoDbDialect implements Dialect {
     public BulkLoader bulkLoader(FsTables t) {
         String load = loadChildren(t);
         String loadChanges = loadChanges(t);
-        String countLoaded = DSL.using(sqlDialect()).render(select(DSL.sum(when(t.scanId.eq(param("scan",
-                Long.class)), inline(1)).otherwise(inline(0)))).from(t.files).where(t.id.between(param("first",
-                Long.class), param("last", Long.class))));
+        String numbered = loadedNumbering(t);
         return new BulkLoader() {
             @Override
             public long[] newIds(Connection c, int count) {
@@ -270,33 +268,23 @@ abstract class InnoDbDialect implements Dialect {
 
             @Override
             public long[] loadedIds(Connection c, int count, long scan) throws SQLException {
-                long first;
-                long step;
-                try (java.sql.Statement s = c.createStatement();
-                     java.sql.ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID(), @@auto_increment_increment")) {
-                    rs.next();
-                    first = rs.getLong(1);
-                    step = rs.getLong(2);
-                }
-                long last = first + (count - 1) * step;
-                // The rows took ascending numbers of this step from first on; if all of them lie between first and
-                // last, they are exactly those numbers in order. (A sum, not a count with scan_id in the WHERE, so
-                // that only the primary key's range can be chosen to read.)
-                try (java.sql.PreparedStatement s = c.prepareStatement(countLoaded)) {
+                try (java.sql.PreparedStatement s = c.prepareStatement(numbered)) {
                     s.setLong(1, scan);
-                    s.setLong(2, first);
-                    s.setLong(3, last);
+                    s.setLong(2, count - 1);
                     try (java.sql.ResultSet rs = s.executeQuery()) {
-                        if (first <= 0 || !rs.next() || rs.getLong(1) != count) {
+                        rs.next();
+                        long first = rs.getLong(1);
+                        long step = rs.getLong(2);
+                        if (first <= 0 || rs.getLong(3) != count) {
                             return null;
                         }
+                        long[] ids = new long[count];
+                        for (int k = 0; k < count; k++) {
+                            ids[k] = first + k * step;
+                        }
+                        return ids;
                     }
                 }
-                long[] ids = new long[count];
-                for (int k = 0; k < count; k++) {
-                    ids[k] = first + k * step;
-                }
-                return ids;
             }
 
             @Override
@@ -315,6 +303,21 @@ abstract class InnoDbDialect implements Dialect {
                 }
             }
         };
+    }
+
+    /**
+     * The first id the last load got ({@code LAST_INSERT_ID()}), the id step, and how many rows of scan {@code ?}
+     * lie from that id over {@code ?} more steps, in one round trip. The rows took ascending numbers of that step from
+     * the first on; if all of them lie in that range, they are exactly those numbers in order. (A sum, not a count
+     * with {@code scan_id} in the WHERE, so that only the primary key's range can be chosen to read.)
+     */
+    String loadedNumbering(FsTables t) {
+        Field<Long> first = field("last_insert_id()", Long.class);
+        Field<Long> step = field("@@auto_increment_increment", Long.class);
+        Field<java.math.BigDecimal> ours = select(DSL.sum(when(t.scanId.eq(param("scan", Long.class)), inline(1))
+                .otherwise(inline(0)))).from(t.files)
+                .where(t.id.between(first, first.plus(param("steps", Long.class).times(step)))).asField();
+        return DSL.using(sqlDialect()).render(select(first, step, ours));
     }
 
     /** The loader's statement for new child rows: every loaded column but the id, which InnoDB assigns. */
@@ -355,12 +358,16 @@ abstract class InnoDbDialect implements Dialect {
 
     /**
      * Whether the driver behind {@code c} sends local files for {@code LOAD DATA LOCAL INFILE} at all (a client-side
-     * switch of each driver; see the subclasses).
+     * switch of each driver); false unless a subclass that loads says otherwise.
      */
-    abstract boolean driverAllowsLocalInfile(Connection c) throws SQLException;
+    boolean driverAllowsLocalInfile(Connection c) throws SQLException {
+        return false;
+    }
 
     /** Makes statement {@code s} send {@code text} when the server asks for its local file. */
-    abstract void sendLocalInfileFrom(java.sql.Statement s, java.io.InputStream text) throws SQLException;
+    void sendLocalInfileFrom(java.sql.Statement s, java.io.InputStream text) throws SQLException {
+        throw new SQLException(name() + " sends no local files here");
+    }
 
     /**
      * A multi-table {@code DELETE ... USING} joining the ids by primary key. MariaDB before 11.1 runs a single-table

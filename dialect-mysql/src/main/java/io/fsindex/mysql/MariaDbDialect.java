@@ -2,7 +2,6 @@ package io.fsindex.mysql;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
@@ -81,17 +80,13 @@ public final class MariaDbDialect extends InnoDbDialect {
     }
 
     /**
-     * MariaDB Connector/J sends local files unless {@code allowLocalInfile=false}, and only the one the statement
-     * names, so a server cannot ask for another; MariaDB servers allow them by default ({@code local_infile}).
+     * None on MariaDB: its inserts return the new rows' ids already, a load measured no faster (1M cold scans 17.3,
+     * 17.5 s against 18.3, 17.5 s), and the randomized concurrent property test once made a load meet a duplicate
+     * name below a directory the scan took for its own new one, which inserts handle and a load cannot (see the
+     * issue notes). MySQL, whose inserts return no ids, keeps it.
      */
     @Override
-    boolean driverAllowsLocalInfile(Connection c) throws SQLException {
-        return c.isWrapperFor(org.mariadb.jdbc.Connection.class)
-                && c.unwrap(org.mariadb.jdbc.Connection.class).getContext().getConf().allowLocalInfile();
-    }
-
-    @Override
-    void sendLocalInfileFrom(Statement s, java.io.InputStream text) throws SQLException {
-        s.unwrap(org.mariadb.jdbc.Statement.class).setLocalInfileInputStream(text);
+    public BulkLoader bulkLoader(FsTables t) {
+        return null;
     }
 }

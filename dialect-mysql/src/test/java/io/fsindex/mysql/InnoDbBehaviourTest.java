@@ -10,7 +10,6 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.spi.Dialect;
-import io.fsindex.core.spi.FsTables;
 import io.fsindex.testkit.PausingWalker;
 import io.fsindex.testkit.TestDatabase;
 import io.fsindex.testkit.Trees;
@@ -368,30 +367,6 @@ abstract class InnoDbBehaviourTest {
             }
         }
         fail("no transaction on " + prefix + table + " started waiting for a lock; running statements:" + seen);
-    }
-
-    /**
-     * Guards the warning check of the bulk loader's {@code LOAD DATA LOCAL INFILE}: a local load turns a row that
-     * breaks a constraint into a warning and skips it, and the loader must fail instead of losing the row.
-     */
-    @Test
-    void aBulkLoadThatWouldSkipARowFailsInsteadOfWarning() throws Exception {
-        Path root = tree("a.txt");
-        openIndex().scan(root);
-        TestDatabase loading = server().loadingDatabase();
-        Dialect.BulkLoader loader = dialect().bulkLoader(new FsTables(prefix));
-        try (Connection c = java.sql.DriverManager.getConnection(loading.jdbcUrl(), loading.user(),
-                loading.password()); Statement s = c.createStatement()) {
-            assertThat(loader.available(c)).as("the test server allows LOCAL INFILE").isTrue();
-            String aTxt = " FROM " + prefix + "files WHERE name = 'a.txt'";
-            long parent = singleLong(s, "SELECT parent" + aTxt);
-            long scan = singleLong(s, "SELECT scan_id" + aTxt);
-            String badKind = parent + "\tb.txt\tNOT_A_KIND\t0\t0\t\\N\t\\N\t" + scan + "\t0\n";
-
-            assertThatThrownBy(() -> loader.load(c, new java.io.ByteArrayInputStream(
-                    badKind.getBytes(StandardCharsets.UTF_8)))).isInstanceOf(SQLException.class)
-                    .hasMessageContaining("warning");
-        }
     }
 
     private long maxFileId() throws SQLException {

@@ -1,6 +1,17 @@
 package io.fsindex.mysql;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import io.fsindex.testkit.TestDatabase;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
 
 /** InnoDB's hazards on a real MySQL 8.0 server. */
 class MySqlBehaviourTest extends InnoDbBehaviourTest {
@@ -12,5 +23,29 @@ class MySqlBehaviourTest extends InnoDbBehaviourTest {
     @Override
     Dialect dialect() {
         return new MySqlDialect();
+    }
+
+    /**
+     * Guards the warning check of the bulk loader's {@code LOAD DATA LOCAL INFILE}: a local load turns a row that
+     * breaks a constraint into a warning and skips it, and the loader must fail instead of losing the row.
+     */
+    @Test
+    void aBulkLoadThatWouldSkipARowFailsInsteadOfWarning() throws Exception {
+        Path root = tree("a.txt");
+        openIndex().scan(root);
+        TestDatabase loading = server().loadingDatabase();
+        Dialect.BulkLoader loader = dialect().bulkLoader(new FsTables(prefix));
+        try (Connection c = java.sql.DriverManager.getConnection(loading.jdbcUrl(), loading.user(),
+                loading.password()); Statement s = c.createStatement()) {
+            assertThat(loader.available(c)).as("the test server allows LOCAL INFILE").isTrue();
+            String aTxt = " FROM " + prefix + "files WHERE name = 'a.txt'";
+            long parent = InnoDbBehaviourTest.singleLong(s, "SELECT parent" + aTxt);
+            long scan = InnoDbBehaviourTest.singleLong(s, "SELECT scan_id" + aTxt);
+            String badKind = parent + "\tb.txt\tNOT_A_KIND\t0\t0\t\\N\t\\N\t" + scan + "\t0\n";
+
+            assertThatThrownBy(() -> loader.load(c, new java.io.ByteArrayInputStream(
+                    badKind.getBytes(StandardCharsets.UTF_8)))).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("warning");
+        }
     }
 }

@@ -62,6 +62,14 @@ class MySqlRenderTest {
                 + " `previous_path`, `scan_id`, `at`)");
     }
 
+    /** The numbers a load got, read back with the check that they are consecutive, in one statement. */
+    @Test
+    void loadedRowsAreCountedInTheRangeOfTheirFirstIdOnly() {
+        assertThat(dialect.loadedNumbering(TABLES)).isEqualTo("select last_insert_id(), @@auto_increment_increment,"
+                + " (select sum(case when `scan_id` = ? then 1 else 0 end) from `fsindex_files` where `id` between"
+                + " last_insert_id() and (last_insert_id() + (? * @@auto_increment_increment)))");
+    }
+
     /** Rows by ids a select gives (a sweep's or purge's subtree) are joined by primary key, as on MariaDB. */
     @Test
     void rowsByIdsAreDeletedAndUpdatedThroughAJoinOnTheSelectedIds() {

@@ -66,8 +66,9 @@ final class SqlFileSink implements FileSink {
     /**
      * Directories this scan inserted and claimed in one transaction and has not listed yet: no other scan can know
      * their ids before they commit, nor claim them after (this scan's claim is newer than any older scan's), so no row
-     * but the ones this scan writes can ever be below them, and their new children go in by the engine's bulk loader.
-     * Held only where there is one; a directory leaves when it is listed, so the set is as big as the walk's frontier.
+     * but the ones this scan writes can ever be below them: their listings read no existing rows, and their new
+     * children go in by the engine's bulk loader where it can be used. Held only where the dialect has a loader; a
+     * directory leaves when it is listed, so the set is as big as the walk's frontier.
      */
     private final Set<Long> freshDirs = new HashSet<>();
     /** Set once a bulk load failed: the scan's retry, and the rest of it, insert with conflict handling instead. */
