@@ -92,7 +92,7 @@ final class Database {
 
     boolean isRetryable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof LoadNotNumbered) {
+            if (t instanceof LoadRefused) {
                 return true;
             }
             if (t instanceof SQLException s) {

@@ -64,11 +64,13 @@ final class SqlFileSink implements FileSink {
     /** Each statement prepared once on {@link #c} for the whole scan; closed by {@link #finish}. */
     private final Map<Sql, Sql.Bound> prepared = new IdentityHashMap<>();
     /**
-     * Directories this scan inserted and claimed in one transaction and has not listed yet: no other scan can know
-     * their ids before they commit, nor claim them after (this scan's claim is newer than any older scan's), so no row
-     * but the ones this scan writes can ever be below them: their listings read no existing rows, and their new
-     * children go in by the engine's bulk loader where it can be used. Held only where the dialect has a loader; a
-     * directory leaves when it is listed, so the set is as big as the walk's frontier.
+     * Directories this scan inserted and claimed in one transaction and has not listed yet: no older scan may write
+     * below them (this scan's claim is newer), and a newer scan that claims one owns its listing instead, so the only
+     * rows that can be below one when this scan lists it are a newer partial scan's (the trunk down to its root, which
+     * it writes without claiming), which this scan must leave alone anyway. So their listings read no existing rows,
+     * and their new children go in by the engine's bulk loader where it can be used; a load that meets such a row
+     * fails and the transaction is retried with inserts ({@link LoadRefused}). Held only where the dialect has a
+     * loader; a directory leaves when it is listed, so the set is as big as the walk's frontier.
      */
     private final Set<Long> freshDirs = new HashSet<>();
     /** Set once a bulk load failed: the scan's retry, and the rest of it, insert with conflict handling instead. */
@@ -88,14 +90,15 @@ final class SqlFileSink implements FileSink {
 
     /**
      * Runs {@code use}, one use of the bulk loader that sends {@code text}, and empties the text whatever happens; a
-     * failure turns the loader off for the rest of the scan ({@link #loadRefused}) before the transaction is retried.
+     * failure turns the loader off for the rest of the scan ({@link #loadRefused}) and has the transaction retried
+     * ({@link LoadRefused}), since the inserts that take over handle what a load cannot.
      */
     private void usingLoader(LoadText text, LoaderUse use) throws SQLException {
         try {
             use.run();
         } catch (SQLException e) {
             loadRefused = true;
-            throw e;
+            throw e instanceof LoadRefused || db.isRetryable(e) ? e : new LoadRefused(e);
         } finally {
             text.clear();
         }
@@ -848,7 +851,7 @@ final class SqlFileSink implements FileSink {
                 throw new SQLException("the bulk loader appended " + loaded + " of " + rows.size() + " rows");
             }
             if (ids == null && (ids = st.bulkLoader.loadedIds(c, rows.size(), scan)) == null) {
-                throw new LoadNotNumbered();
+                throw new LoadRefused();
             }
             for (int k = 0; k < rows.size(); k++) {
                 Listing l = owned.get((int) (rows.get(k) >>> 32));

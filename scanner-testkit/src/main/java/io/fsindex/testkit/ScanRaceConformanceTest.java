@@ -165,6 +165,32 @@ public abstract class ScanRaceConformanceTest extends IndexTest {
         assertIndexMatchesDisk(index, root);
     }
 
+    // Protocol (beyond the seed): a partial scan writes its trunk without claiming it, even below a directory an
+    // older scan inserted and has yet to list, which must then leave that row alone. (Found by the property test with
+    // a bulk loader, which took such a directory for empty and met the row as a duplicate name.)
+    @Test
+    void olderScanListingADirectoryItInsertedLeavesTheRootOfANewerPartialScanBelowItAlone() throws Exception {
+        Path root = tree("keep.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.create(root, "d/", "d/a/", "d/a/in.txt", "d/b.txt", "d/c/", "d/c/x.txt");
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeD = walker.pauseBeforeListing(root.resolve("d"));
+
+        ScanSession older = index.startScan(root, with(walker));
+        beforeD.awaitPaused();                     // has inserted and claimed d, not yet listed it
+        index.scan(root.resolve("d/a"));           // puts d/a and d/a/in.txt below d
+        FileEntry partialRoot = index.lookup(root.resolve("d/a")).orElseThrow();
+        beforeD.release();
+        ScanResult resumed = older.await();
+
+        assertThat(resumed.errors()).isEmpty();
+        assertThat(index.lookup(root.resolve("d/a")).orElseThrow().id()).isEqualTo(partialRoot.id());
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+        assertThat(invariants.orphans()).isEmpty();
+    }
+
     // Protocol: the listed_by gate and scan_id guard keep an older partial scan out of what a newer full scan listed.
     @Test
     void olderPartialScanResumingAfterANewerFullScanChangesNothing() throws Exception {

@@ -180,8 +180,9 @@ public interface Dialect {
     /**
      * Returns the engine's bulk loader for new child rows and the change rows recording them, or null where it has
      * none (the default): the rows then go in as {@link #insertChildren}, the changes as inserts. fsindex loads only
-     * rows that cannot conflict with any other, the children of a directory its scan inserted itself, and change
-     * rows numbered while it holds the feed's head, so the loader needs no conflict handling.
+     * the children of a directory its scan inserted itself, and change rows numbered while it holds the feed's head,
+     * so the loader needs no conflict handling: it fails on a conflicting row, and in the rare case that can have one
+     * (a newer partial scan's root below such a directory) fsindex retries the transaction with inserts.
      */
     default BulkLoader bulkLoader(FsTables t) {
         return null;
