@@ -46,6 +46,12 @@ class MySqlBehaviourTest extends InnoDbBehaviourTest {
             assertThatThrownBy(() -> loader.load(c, new java.io.ByteArrayInputStream(
                     badKind.getBytes(StandardCharsets.UTF_8)))).isInstanceOf(SQLException.class)
                     .hasMessageContaining("warning");
+            // The load ran without foreign-key checks; the connection must not keep that, failed or not.
+            assertThat(InnoDbBehaviourTest.singleLong(s, "SELECT @@foreign_key_checks")).isEqualTo(1);
+            String good = parent + "\tc.txt\tFILE\t0\t0\t\\N\t\\N\t" + scan + "\t0\n";
+            assertThat(loader.load(c, new java.io.ByteArrayInputStream(good.getBytes(StandardCharsets.UTF_8))))
+                    .isEqualTo(1);
+            assertThat(InnoDbBehaviourTest.singleLong(s, "SELECT @@foreign_key_checks")).isEqualTo(1);
         }
     }
 }

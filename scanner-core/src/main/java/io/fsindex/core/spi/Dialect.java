@@ -182,7 +182,10 @@ public interface Dialect {
      * none (the default): the rows then go in as {@link #insertChildren}, the changes as inserts. fsindex loads only
      * the children of a directory its scan inserted itself, and change rows numbered while it holds the feed's head,
      * so the loader needs no conflict handling: it fails on a conflicting row, and in the rare case that can have one
-     * (a newer partial scan's root below such a directory) fsindex retries the transaction with inserts.
+     * (a newer partial scan's root below such a directory) fsindex retries the transaction with inserts. Each loaded
+     * row's parent has been read by the same transaction with its guard ({@link #lockedWhereConcurrent}), locked
+     * where the engine needs it, and found, and the row's scan is running, so the engine's foreign-key checks of the
+     * loaded rows can find nothing wrong and a loader may skip them.
      */
     default BulkLoader bulkLoader(FsTables t) {
         return null;
