@@ -56,6 +56,7 @@ final class Database {
         }
         long deadline = System.nanoTime() + retryFor.toNanos();
         long backoffMillis = 2;
+        SQLException retried = null;
         while (true) {
             try {
                 dialect.begin(c);
@@ -69,8 +70,13 @@ final class Database {
                 }
             } catch (SQLException e) {
                 if (!isRetryable(e)) {
+                    if (retried != null && retried != e) {
+                        // What made the last attempt retry (a refused bulk load, say) may explain this failure.
+                        e.addSuppressed(retried);
+                    }
                     throw e;
                 }
+                retried = e;
                 if (System.nanoTime() > deadline) {
                     throw new SQLException("the database stayed busy (locked by another connection or process) for"
                             + " longer than the retry timeout of " + retryFor.toMillis() + " ms; last error: "

@@ -1,6 +1,7 @@
 package io.fsindex.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fsindex.api.Change;
 import io.fsindex.api.ChangeType;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
@@ -310,6 +312,29 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
                 + root.relativize(ch.path())).containsExactly("ADDED d/z.txt");
         assertThat(new RawIndex(database(), prefix()).queryLong("SELECT scan_id FROM " + prefix()
                 + "files WHERE name = 'y.txt'")).isEqualTo(other);
+    }
+
+    /**
+     * A write transaction retried after a transient failure (here a refused bulk load) that then fails for good must
+     * say what made it retry as well: a load refused because the connection broke shows up as the next attempt's
+     * "connection closed", which alone does not tell why.
+     */
+    @Test
+    void aWriteThatFailsAfterARetryAlsoReportsWhatMadeItRetry() throws Exception {
+        FsIndex index = openIndex();
+        int[] attempts = {0};
+        try (Connection c = index.db.connect()) {
+            assertThatThrownBy(() -> index.db.write(c, conn -> {
+                if (attempts[0]++ == 0) {
+                    throw new LoadRefused(new SQLException("the load broke"));
+                }
+                throw new SQLException("the retry failed");
+            })).isInstanceOf(SQLException.class).hasMessage("the retry failed")
+                    .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
+                            .isInstanceOf(LoadRefused.class)
+                            .satisfies(s -> assertThat(s.getMessage()).contains("the load broke")));
+        }
+        assertThat(attempts[0]).isEqualTo(2);
     }
 
     private boolean awaitLockWait(String query, Future<?> work) throws Exception {
