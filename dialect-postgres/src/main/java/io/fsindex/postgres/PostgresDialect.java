@@ -64,8 +64,9 @@ import org.postgresql.PGConnection;
  * </ul>
  * What can still fail is retried as a whole transaction by fsindex ({@link #isRetryable}): serialization failures
  * (40001), deadlocks (40P01, e.g. two scans claiming the same subdirectories in different orders) and lock
- * timeouts (55P03). A foreign-key (23503) or unique (23505) violation should not occur given the above, but if one
- * does it is retried too, not skipped: a retry re-runs the whole directory's transaction, whose checks then see the
+ * timeouts (55P03). A foreign-key (23503) or unique (23505) violation should not occur given the above (but for
+ * a {@code COPY} below a directory the scan inserted, where a newer partial scan's root can already be: the retry
+ * then inserts), but if one does it is retried too, not skipped: a retry re-runs the whole directory's transaction, whose checks then see the
  * committed state and skip what must be skipped, so a directory's batch is applied entirely or not at all. The same
  * classification lets two processes creating the schema at once both succeed: the loser's {@code CREATE TABLE}
  * fails (23505 on the catalog, or 42P07) and its retry finds the schema in place.
@@ -76,7 +77,7 @@ public final class PostgresDialect implements Dialect {
             "40001", // serialization_failure
             "40P01", // deadlock_detected
             "55P03", // lock_not_available
-            "23505", // unique_violation: a concurrent CREATE of the schema (on the catalog); never expected in a scan
+            "23505", // unique_violation: a concurrent CREATE of the schema (on the catalog), or a COPY meeting a row
             "23503", // foreign_key_violation: parent deleted concurrently; the retry's EXISTS check skips the child
             "42P07"); // duplicate_table: a concurrent CREATE of the schema committed first; the retry finds it
 
