@@ -268,11 +268,20 @@ abstract class InnoDbDialect implements Dialect {
             public long load(Connection c, java.io.InputStream text) throws SQLException {
                 try (java.sql.Statement s = c.createStatement()) {
                     s.execute("SET foreign_key_checks = 0");
+                    long rows;
                     try {
-                        return loadLocal(c, load, text);
-                    } finally {
-                        s.execute("SET foreign_key_checks = 1");
+                        rows = loadLocal(c, load, text);
+                    } catch (SQLException | RuntimeException e) {
+                        // The load's failure is what to report, not a broken connection's second one.
+                        try {
+                            s.execute("SET foreign_key_checks = 1");
+                        } catch (SQLException restoring) {
+                            e.addSuppressed(restoring);
+                        }
+                        throw e;
                     }
+                    s.execute("SET foreign_key_checks = 1");
+                    return rows;
                 }
             }
 
