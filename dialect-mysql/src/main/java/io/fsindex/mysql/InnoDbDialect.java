@@ -272,15 +272,10 @@ abstract class InnoDbDialect implements Dialect {
                     try {
                         rows = loadLocal(c, load, text);
                     } catch (SQLException | RuntimeException e) {
-                        // The load's failure is what to report, not a broken connection's second one.
-                        try {
-                            s.execute("SET foreign_key_checks = 1");
-                        } catch (SQLException restoring) {
-                            e.addSuppressed(restoring);
-                        }
+                        restoreForeignKeyChecks(s, e);  // the load's failure is the one to report
                         throw e;
                     }
-                    s.execute("SET foreign_key_checks = 1");
+                    restoreForeignKeyChecks(s, null);
                     return rows;
                 }
             }
@@ -322,6 +317,21 @@ abstract class InnoDbDialect implements Dialect {
                 }
             }
         };
+    }
+
+    /**
+     * Turns foreign-key checks back on after a load; if that fails too after the load's own {@code failure}, it is
+     * added to that failure instead of hiding it.
+     */
+    private static void restoreForeignKeyChecks(java.sql.Statement s, Exception failure) throws SQLException {
+        try {
+            s.execute("SET foreign_key_checks = 1");
+        } catch (SQLException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
     }
 
     /**
