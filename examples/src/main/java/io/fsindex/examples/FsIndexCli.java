@@ -13,6 +13,7 @@ import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanRecord;
 import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -103,17 +104,18 @@ public final class FsIndexCli {
         ContentHashing hash;
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             PrintWriter out = out();
             PrintWriter err = err();
             ProgressLine progress = new ProgressLine(err, !quiet && System.console() != null);
             try (FsIndex index = open()) {
                 long feedBefore = index.changeFeedEnd();
-                ScanResult r = index.scan(path, ScanOptions.defaults()
+                ScanSession session = index.startScan(path, ScanOptions.defaults()
                         .withFollowSymlinks(followSymlinks)
                         .withRemoveMissingRoot(removeMissingRoot)
                         .withContentHashing(hash)
                         .withListener(progress));
+                ScanResult r = awaitCancellingOnSignal(session, err);
                 progress.clear();
                 if (r.moved() > 0) {
                     printMoves(index, feedBefore, r.scanId(), out);
@@ -130,6 +132,43 @@ public final class FsIndexCli {
                 return 0;
             } finally {
                 progress.clear();
+            }
+        }
+    }
+
+    /** How long a signalled CLI waits for its scan to record that it was cancelled before exiting anyway. */
+    static final Duration CANCEL_WAIT = Duration.ofSeconds(20);
+
+    /**
+     * Waits for {@code session}; if the process is told to stop meanwhile (SIGINT, SIGTERM), a shutdown hook cancels
+     * the scan and waits, at most {@link #CANCEL_WAIT}, for it to record {@code CANCELLED} before the JVM exits (with
+     * 130 or 143, as after any such signal). Without it the scan's row would stay {@code RUNNING} until its lease ran
+     * out.
+     */
+    static ScanResult awaitCancellingOnSignal(ScanSession session, PrintWriter err) throws InterruptedException {
+        Thread hook = new Thread(() -> {
+            err.println("fsindex: stopping: cancelling " + session);
+            err.flush();
+            session.cancel();
+            try {
+                session.await(CANCEL_WAIT);
+            } catch (RuntimeException cancelledOrFailed) {
+                // the expected end: the scan recorded its outcome
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            err.println("fsindex: " + session + (session.isDone() ? " cancelled" : " did not stop within "
+                    + CANCEL_WAIT.toSeconds() + " s; it will show as ABANDONED once its lease has run out"));
+            err.flush();
+        }, "fsindex-cancel-on-signal");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return session.await();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run: it owns the scan's end now
             }
         }
     }
@@ -222,9 +261,11 @@ public final class FsIndexCli {
                 out.printf("entries:        %d (%d directories)%n", info.files(), info.directories());
                 out.printf("recent scans:%n");
                 for (ScanRecord s : info.recentScans()) {
-                    out.printf("  %5d  %-9s %s  %s  +%d ~%d >%d -%d  %d errors%s%n", s.id(), s.state(),
+                    out.printf("  %5d  %-9s %s  %s  +%d ~%d >%d -%d  %d errors%s%s%n", s.id(), s.state(),
                             TIME.format(s.startedAt()), s.root(), s.added(), s.updated(), s.moved(), s.deleted(),
                             s.errors(),
+                            s.state().equals("ABANDONED") && s.finishedAt() != null
+                                    ? "  last alive " + TIME.format(s.finishedAt()) : "",
                             s.message() == null ? "" : "  (" + s.message() + ")");
                 }
                 return 0;
