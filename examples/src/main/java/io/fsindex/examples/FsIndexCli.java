@@ -110,12 +110,15 @@ public final class FsIndexCli {
             ProgressLine progress = new ProgressLine(err, !quiet && System.console() != null);
             try (FsIndex index = open()) {
                 long feedBefore = index.changeFeedEnd();
-                ScanSession session = index.startScan(path, ScanOptions.defaults()
-                        .withFollowSymlinks(followSymlinks)
-                        .withRemoveMissingRoot(removeMissingRoot)
-                        .withContentHashing(hash)
-                        .withListener(progress));
-                ScanResult r = awaitCancellingOnSignal(session, err);
+                ScanResult r;
+                try (CancelOnSignal signal = new CancelOnSignal(err)) {
+                    ScanSession session = signal.watch(index.startScan(path, ScanOptions.defaults()
+                            .withFollowSymlinks(followSymlinks)
+                            .withRemoveMissingRoot(removeMissingRoot)
+                            .withContentHashing(hash)
+                            .withListener(progress)));
+                    r = session.await();
+                }
                 progress.clear();
                 if (r.moved() > 0) {
                     printMoves(index, feedBefore, r.scanId(), out);
@@ -132,43 +135,6 @@ public final class FsIndexCli {
                 return 0;
             } finally {
                 progress.clear();
-            }
-        }
-    }
-
-    /** How long a signalled CLI waits for its scan to record that it was cancelled before exiting anyway. */
-    static final Duration CANCEL_WAIT = Duration.ofSeconds(20);
-
-    /**
-     * Waits for {@code session}; if the process is told to stop meanwhile (SIGINT, SIGTERM), a shutdown hook cancels
-     * the scan and waits, at most {@link #CANCEL_WAIT}, for it to record {@code CANCELLED} before the JVM exits (with
-     * 130 or 143, as after any such signal). Without it the scan's row would stay {@code RUNNING} until its lease ran
-     * out.
-     */
-    static ScanResult awaitCancellingOnSignal(ScanSession session, PrintWriter err) throws InterruptedException {
-        Thread hook = new Thread(() -> {
-            err.println("fsindex: stopping: cancelling " + session);
-            err.flush();
-            session.cancel();
-            try {
-                session.await(CANCEL_WAIT);
-            } catch (RuntimeException cancelledOrFailed) {
-                // the expected end: the scan recorded its outcome
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            err.println("fsindex: " + session + (session.isDone() ? " cancelled" : " did not stop within "
-                    + CANCEL_WAIT.toSeconds() + " s; it will show as ABANDONED once its lease has run out"));
-            err.flush();
-        }, "fsindex-cancel-on-signal");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            return session.await();
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or has run: it owns the scan's end now
             }
         }
     }
