@@ -50,10 +50,10 @@ class SqliteSchemaTest {
     @Test
     void aFreshDatabaseGetsTheCurrentSchemaVersionAndItsTables() throws Exception {
         try (FsIndex index = open(SchemaMode.MIGRATE)) {
-            assertThat(index.info(0).schemaVersion()).isEqualTo(3);
+            assertThat(index.info(0).schemaVersion()).isEqualTo(4);
             assertThat(index.databaseName()).isEqualTo("SQLite");
         }
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(3);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(4);
         assertThat(tableNames(url())).contains("fsindex_files", "fsindex_scans", "fsindex_schema", "fsindex_contents",
                 "fsindex_changes", "fsindex_feed");
     }
@@ -108,7 +108,7 @@ class SqliteSchemaTest {
                 .hasMessageContaining("fsindex_files lacks column(s) listed_by");
         assertThatThrownBy(() -> open(SchemaMode.VALIDATE))
                 .isInstanceOf(SchemaException.class)
-                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version 3");
+                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version 4");
         assertThat(dump(url())).isEqualTo(before);
     }
 
@@ -147,7 +147,7 @@ class SqliteSchemaTest {
      */
     @Test
     void validatePassesAfterTheShippedScriptIsAppliedByHand() throws Exception {
-        applyScripts("app_", 1, 3);
+        applyScripts("app_", 1, 4);
         long schemaVersion = RawSqlite.queryLong(url(), "PRAGMA schema_version");
 
         Path root = tmp.resolve("tree");
@@ -171,7 +171,7 @@ class SqliteSchemaTest {
                 "INSERT INTO fsindex_files (id, parent, name, kind, scan_id) VALUES (7, NULL, 'kept', 'FILE', 1)");
 
         try (FsIndex index = open(SchemaMode.MIGRATE)) {
-            assertThat(index.info(0).schemaVersion()).isEqualTo(3);
+            assertThat(index.info(0).schemaVersion()).isEqualTo(4);
             index.scan(root);
             assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
         }
@@ -233,7 +233,7 @@ class SqliteSchemaTest {
             children.destroyAll();
         }
         assertThat(RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_schema")).isEqualTo(1);
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(3);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(4);
     }
 
     @Test

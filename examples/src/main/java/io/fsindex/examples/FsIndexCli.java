@@ -13,6 +13,7 @@ import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanRecord;
 import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -103,17 +104,21 @@ public final class FsIndexCli {
         ContentHashing hash;
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             PrintWriter out = out();
             PrintWriter err = err();
             ProgressLine progress = new ProgressLine(err, !quiet && System.console() != null);
             try (FsIndex index = open()) {
                 long feedBefore = index.changeFeedEnd();
-                ScanResult r = index.scan(path, ScanOptions.defaults()
-                        .withFollowSymlinks(followSymlinks)
-                        .withRemoveMissingRoot(removeMissingRoot)
-                        .withContentHashing(hash)
-                        .withListener(progress));
+                ScanResult r;
+                try (CancelOnSignal signal = new CancelOnSignal(err)) {
+                    ScanSession session = signal.watch(index.startScan(path, ScanOptions.defaults()
+                            .withFollowSymlinks(followSymlinks)
+                            .withRemoveMissingRoot(removeMissingRoot)
+                            .withContentHashing(hash)
+                            .withListener(progress)));
+                    r = session.await();
+                }
                 progress.clear();
                 if (r.moved() > 0) {
                     printMoves(index, feedBefore, r.scanId(), out);
@@ -222,9 +227,11 @@ public final class FsIndexCli {
                 out.printf("entries:        %d (%d directories)%n", info.files(), info.directories());
                 out.printf("recent scans:%n");
                 for (ScanRecord s : info.recentScans()) {
-                    out.printf("  %5d  %-9s %s  %s  +%d ~%d >%d -%d  %d errors%s%n", s.id(), s.state(),
+                    out.printf("  %5d  %-9s %s  %s  +%d ~%d >%d -%d  %d errors%s%s%n", s.id(), s.state(),
                             TIME.format(s.startedAt()), s.root(), s.added(), s.updated(), s.moved(), s.deleted(),
                             s.errors(),
+                            s.state().equals("ABANDONED") && s.finishedAt() != null
+                                    ? "  last alive " + TIME.format(s.finishedAt()) : "",
                             s.message() == null ? "" : "  (" + s.message() + ")");
                 }
                 return 0;

@@ -40,7 +40,7 @@ class FsIndexCliTest {
         assertThat(out.toString()).contains("FILE").contains("a.txt").contains("DIRECTORY").contains("sub");
 
         assertThat(run("info", "--db", db)).isZero();
-        assertThat(out.toString()).contains("schema version: 3").contains("COMPLETED").contains("SQLite");
+        assertThat(out.toString()).contains("schema version: 4").contains("COMPLETED").contains("SQLite");
     }
 
     @Test

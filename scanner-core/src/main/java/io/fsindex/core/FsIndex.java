@@ -18,12 +18,10 @@ import io.fsindex.core.spi.FsTables;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -61,6 +59,7 @@ public final class FsIndex implements IndexReader {
     private final FsTables tables;
     private final Walker walker;
     private final FeedSettings feedSettings;
+    private final ScanLifecycle lifecycle;
     private final AutoCloseable ownedDataSource;
     private final ExecutorService executor;
     private final Set<DefaultScanSession> running = ConcurrentHashMap.newKeySet();
@@ -73,6 +72,7 @@ public final class FsIndex implements IndexReader {
         this.contentStatements = new ContentStatements(dialect, tables);
         this.walker = b.walker;
         this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
+        this.lifecycle = new ScanLifecycle(db, dialect, tables, b.scanLease);
         this.ownedDataSource = owned;
         AtomicInteger threads = new AtomicInteger();
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -148,6 +148,7 @@ public final class FsIndex implements IndexReader {
             Scan scan = new Scan(id, root, options.walker() != null ? options.walker() : walker, options);
             DefaultScanSession session = new DefaultScanSession(scan, root);
             running.add(session);
+            lifecycle.startBeating(id);
             Connection connection = c;
             executor.execute(() -> runScan(scan, session, connection));
             return session;
@@ -161,31 +162,59 @@ public final class FsIndex implements IndexReader {
     private void runScan(Scan scan, DefaultScanSession session, Connection c) {
         try (c) {
             scan.hashContent(new ContentStore(db, contentStatements, c));
+            ScanResult result = null;
+            Throwable failure;
+            String state;
+            String message;
             try {
                 SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId(), scan.walker(), scan.listener(),
                         feedSettings, scan.options().contentHashing() != io.fsindex.api.ContentHashing.OFF,
                         scan.partEntries());
-                ScanResult r = scan.run(sink);
-                finishScanRow(c, scan.scanId(), "COMPLETED", r.added(), r.modified(), r.moved(), r.deleted(),
-                        r.errors().size(),
-                        null);
-                session.done.complete(r);
+                result = scan.run(sink);
+                failure = null;
+                state = "COMPLETED";
+                message = null;
             } catch (CancellationException e) {
-                finishScanRow(c, scan.scanId(), "CANCELLED", 0, 0, 0, 0, scan.errorCount(), e.getMessage());
-                session.done.completeExceptionally(e);
+                failure = e;
+                state = "CANCELLED";
+                message = e.getMessage();
             } catch (RuntimeException | Error e) {
-                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, 0, scan.errorCount(),
-                        String.valueOf(e.getMessage()));
-                session.done.completeExceptionally(e);
+                failure = e;
+                state = "FAILED";
+                message = String.valueOf(e.getMessage());
             } catch (SQLException e) {
-                finishScanRow(c, scan.scanId(), "FAILED", 0, 0, 0, 0, scan.errorCount(),
-                        String.valueOf(e.getMessage()));
-                session.done.completeExceptionally(new ScanFailedException(db.dialect.name() + " error starting scan "
-                        + scan.scanId() + ": " + e.getMessage(), e));
+                failure = new ScanFailedException(db.dialect.name() + " error starting scan " + scan.scanId() + ": "
+                        + e.getMessage(), e);
+                state = "FAILED";
+                message = String.valueOf(e.getMessage());
+            }
+            ScanResult r = result;
+            try {
+                lifecycle.finish(c, scan.scanId(), state, r == null ? 0 : r.added(), r == null ? 0 : r.modified(),
+                        r == null ? 0 : r.moved(), r == null ? 0 : r.deleted(),
+                        r == null ? scan.errorCount() : r.errors().size(), message);
+            } catch (SQLException e) {
+                // The outcome is not lost: the caller hears of it. The row stays RUNNING and, its heartbeat
+                // stopped, is taken for ABANDONED once its lease has run out.
+                ScanFailedException unrecorded = new ScanFailedException("scan " + scan.scanId() + " of "
+                        + session.root() + " ended " + state + (r == null ? "" : " and its changes are committed")
+                        + ", but recording that in the " + db.dialect.name() + " database failed, also on a fresh"
+                        + " connection: " + e.getMessage(), e);
+                if (failure != null) {
+                    failure.addSuppressed(unrecorded);
+                } else {
+                    failure = unrecorded;
+                }
+            }
+            if (failure == null) {
+                session.done.complete(r);
+            } else {
+                session.done.completeExceptionally(failure);
             }
         } catch (SQLException | RuntimeException e) {
             session.done.completeExceptionally(e);
         } finally {
+            lifecycle.stopBeating(scan.scanId());
             running.remove(session);
         }
     }
@@ -307,20 +336,9 @@ public final class FsIndex implements IndexReader {
                 files = rs.getLong(1);
                 dirs = rs.getLong(2);
             }
-            List<ScanRecord> scans = new ArrayList<>();
-            try (PreparedStatement s = c.prepareStatement("SELECT id, root, state, started_at, finished_at, added,"
-                    + " updated, deleted, errors, message, moved FROM " + tables.scansName() + " ORDER BY id DESC")) {
-                s.setMaxRows(recentScans);
-                try (ResultSet rs = s.executeQuery()) {
-                    while (rs.next() && scans.size() < recentScans) {
-                        long finished = rs.getLong(5);
-                        scans.add(new ScanRecord(rs.getLong(1), rs.getString(2), rs.getString(3),
-                                Instant.ofEpochMilli(rs.getLong(4)), rs.wasNull() || finished == 0 ? null
-                                : Instant.ofEpochMilli(finished), rs.getLong(6), rs.getLong(7), rs.getLong(11),
-                                rs.getLong(8), rs.getLong(9), rs.getString(10)));
-                    }
-                }
-            }
+            Set<Long> runningHere = new java.util.HashSet<>();
+            running.forEach(session -> runningHere.add(session.scanId()));
+            List<ScanRecord> scans = lifecycle.recent(c, recentScans, runningHere);
             return new IndexInfo(product, version, files, dirs, scans);
         });
     }
@@ -374,6 +392,7 @@ public final class FsIndex implements IndexReader {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        lifecycle.close();
         if (ownedDataSource != null) {
             try {
                 ownedDataSource.close();
@@ -426,32 +445,7 @@ public final class FsIndex implements IndexReader {
     }
 
     long insertScanRow(Connection c, String root) throws SQLException {
-        return db.write(c, conn -> {
-            try (Sql.Bound q = statements.insertScan.prepareReturningId(c)) {
-                q.set("root", root).set("now", System.currentTimeMillis()).statement.executeUpdate();
-                try (ResultSet keys = q.statement.getGeneratedKeys()) {
-                    if (!keys.next()) {
-                        throw new SQLException("the database returned no id for the new scan");
-                    }
-                    return keys.getLong(1);
-                }
-            }
-        });
-    }
-
-    private void finishScanRow(Connection c, long id, String state, long added, long updated, long moved,
-                               long deleted, long errors, String message) {
-        try {
-            db.write(c, conn -> {
-                try (Sql.Bound q = statements.finishScan.prepare(c)) {
-                    return q.set("scan", id).set("state", state).set("now", System.currentTimeMillis())
-                            .set("added", added).set("updated", updated).set("moved", moved).set("deleted", deleted)
-                            .set("errors", errors).set("message", message).statement.executeUpdate();
-                }
-            });
-        } catch (SQLException | RuntimeException e) {
-            // The scan's own outcome matters more than its bookkeeping row; a lost database is reported there.
-        }
+        return lifecycle.start(c, root);
     }
 
     private void ensureOpen() {
@@ -483,6 +477,7 @@ public final class FsIndex implements IndexReader {
         private Duration retryTimeout = Duration.ofMinutes(5);
         private Duration orphanRetention = FeedSettings.DEFAULTS.orphanRetention();
         private long changeFeedCapacity = FeedSettings.DEFAULTS.feedCapacity();
+        private Duration scanLease = Duration.ofMinutes(1);
 
         private Builder() {
         }
@@ -510,6 +505,22 @@ public final class FsIndex implements IndexReader {
                 throw new IllegalArgumentException("change feed capacity must be at least 1; got " + capacity);
             }
             this.changeFeedCapacity = capacity;
+            return this;
+        }
+
+        /**
+         * How long a running scan may show no sign of life before other scans and readers take its process for gone
+         * (1 minute by default). A running scan refreshes its heartbeat every quarter of this, from a connection of
+         * its own: one short write per index with running scans. A scan whose heartbeat is older is shown
+         * {@code ABANDONED} and recorded so by the next scan's start (see {@link ScanRecord}). Machines sharing a
+         * database compare their clocks through it: raise this well above their clock skew and above the longest
+         * time the database may block a write (a SQLite file locked by another process, say).
+         */
+        public Builder scanLease(Duration lease) {
+            if (lease == null || lease.toMillis() < 4) {
+                throw new IllegalArgumentException("the scan lease must be at least 4 ms; got " + lease);
+            }
+            this.scanLease = lease;
             return this;
         }
 

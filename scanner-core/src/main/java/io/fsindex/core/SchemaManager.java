@@ -19,7 +19,7 @@ import java.util.TreeSet;
 /** Creates, upgrades and checks fsindex's tables, with the version recorded in the {@code <prefix>schema} table. */
 final class SchemaManager {
     /** The schema version this build of fsindex writes and reads. */
-    static final int CURRENT_VERSION = 3;
+    static final int CURRENT_VERSION = 4;
 
     private final Database db;
     private final FsTables t;
@@ -39,6 +39,9 @@ final class SchemaManager {
         if (version >= 2) {
             scans.add("moved");
             files.addAll(List.of("file_key", "gone_at", "fingerprint", "content_hash"));
+        }
+        if (version >= 4) {
+            scans.add("heartbeat_at");
         }
         m.put(t.scansName(), scans);
         m.put(t.filesName(), files);

@@ -72,8 +72,6 @@ final class Statements {
     final Sql markStale;
     final Sql keepRow;
     final Sql unmarkAll;
-    final Sql insertScan;
-    final Sql finishScan;
     /** The listed_by of directories {@code :d0…}, locked where write transactions run concurrently. */
     final ForIds<Long> owners;
     /** The rows below directories {@code :d0…}, in {@link #FILE_COLUMNS} order. */
@@ -245,19 +243,6 @@ final class Statements {
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
         unmarkAll = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0))
                 .where(t.stale.eq(inline(1))).and(t.scanId.eq(scan)));
-        insertScan = Sql.render(ctx, ctx.insertInto(t.scans, t.scanRoot, t.scanState, t.scanStartedAt)
-                .values(param("root", String.class), inline("RUNNING"), param("now", Long.class)));
-        finishScan = Sql.render(ctx, ctx.update(t.scans)
-                .set(t.scanState, param("state", String.class))
-                .set(t.scanFinishedAt, param("now", Long.class))
-                .set(t.scanAdded, param("added", Long.class))
-                .set(t.scanUpdated, param("updated", Long.class))
-                .set(t.scanMoved, param("moved", Long.class))
-                .set(t.scanDeleted, param("deleted", Long.class))
-                .set(t.scanErrors, param("errors", Long.class))
-                .set(t.scanMessage, param("message", String.class))
-                .where(t.scanRowId.eq(scan)));
-
         // An orphan (found gone by a completed scan) is owned by nobody: what that newer scan saw stands.
         owners = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedWhereConcurrent(ctx.select(t.id, t.listedBy)
                 .from(t.files).where(t.id.in(ids)).and(notGone(t)))));

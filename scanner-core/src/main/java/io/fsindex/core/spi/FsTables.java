@@ -84,6 +84,8 @@ public final class FsTables {
     public final Field<Long> scanErrors;
     public final Field<Long> scanMoved;
     public final Field<String> scanMessage;
+    /** When a running scan last showed it is alive (millis); see {@code ScanRecord}. */
+    public final Field<Long> scanHeartbeatAt;
 
     public final Field<Integer> schemaVersion;
 
@@ -144,6 +146,7 @@ public final class FsTables {
         scanErrors = field(name("errors"), Long.class);
         scanMoved = field(name("moved"), Long.class);
         scanMessage = field(name("message"), String.class);
+        scanHeartbeatAt = field(name("heartbeat_at"), Long.class);
         schemaVersion = field(name("version"), Integer.class);
     }
 

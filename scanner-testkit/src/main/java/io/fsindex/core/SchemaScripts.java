@@ -1,0 +1,34 @@
+package io.fsindex.core;
+
+import io.fsindex.core.spi.Dialect;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Applies a dialect's schema scripts by plain JDBC, as an older fsindex would have left a database. */
+public final class SchemaScripts {
+    private SchemaScripts() {
+    }
+
+    /** Runs the scripts of versions {@code from} to {@code to} of the dialect serving {@code jdbcUrl}. */
+    public static void apply(String jdbcUrl, String user, String password, String prefix, int from, int to)
+            throws SQLException {
+        Dialect dialect = Dialects.forUrl(jdbcUrl);
+        try (Connection c = DriverManager.getConnection(jdbcUrl, user, password); Statement s = c.createStatement()) {
+            for (int v = from; v <= to; v++) {
+                int version = v;
+                String script = dialect.schemaScript(v).orElseThrow(() -> new IllegalArgumentException(
+                        dialect.name() + " has no schema script for version " + version));
+                for (String sql : SchemaManager.statements(script, prefix)) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    /** The schema version this build of fsindex writes. */
+    public static int currentVersion() {
+        return SchemaManager.CURRENT_VERSION;
+    }
+}
