@@ -42,6 +42,7 @@ public final class FsIndexCli {
             .withZone(ZoneId.systemDefault());
 
     public static void main(String[] args) {
+        args = Utf8Relaunch.utf8OrRelaunch(FsIndexCli.class, args);
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 

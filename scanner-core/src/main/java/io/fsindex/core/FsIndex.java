@@ -115,6 +115,7 @@ public final class FsIndex implements IndexReader {
      * Scans {@code root} and waits for the scan to end.
      *
      * @throws ScanFailedException if the root is missing or unreadable, or the database failed; nothing is deleted then
+     *     (and before anything is written if this JVM does not read file names as UTF-8: {@link FileNameEncoding})
      * @throws CancellationException if the calling thread is interrupted (the scan is cancelled, interrupt kept)
      */
     public ScanResult scan(Path root, ScanOptions options) {
@@ -141,6 +142,7 @@ public final class FsIndex implements IndexReader {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
         ensureOpen();
+        FileNameEncoding.requireUtf8(root);
         Connection c = null;
         try {
             c = db.connect();
