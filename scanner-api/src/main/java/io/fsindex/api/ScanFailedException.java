@@ -5,6 +5,10 @@ package io.fsindex.api;
  * nothing, so a listing that failed can never look like "everything was deleted".
  */
 public class ScanFailedException extends FsIndexException {
+    /**
+     * @param message what failed
+     * @param cause   the underlying failure
+     */
     public ScanFailedException(String message, Throwable cause) {
         super(message, cause);
     }
