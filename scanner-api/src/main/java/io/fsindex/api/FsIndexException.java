@@ -1,6 +1,10 @@
 package io.fsindex.api;
 
-/** The base of every exception fsindex throws. */
+/**
+ * The base of every exception fsindex throws. Subclasses say more: {@link FsIndexConfigurationException} (a bad
+ * setting), {@link SchemaException} (tables this version cannot use), {@link ScanFailedException} (a scan that could
+ * not complete).
+ */
 public class FsIndexException extends RuntimeException {
     /** @param message what went wrong and, where it helps, what to do about it */
     public FsIndexException(String message) {
