@@ -30,7 +30,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** The {@code fsindex} command: scan a tree into an index, list what it holds, summarise it. */
-@Command(name = "fsindex", mixinStandardHelpOptions = true, version = "fsindex 0.1.0",
+// scope INHERIT: every subcommand gets --help and --version too, new ones included
+@Command(name = "fsindex", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
+        scope = CommandLine.ScopeType.INHERIT,
         description = "Keeps a SQL table of files in step with a filesystem tree.",
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
                 FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class})
