@@ -633,6 +633,8 @@ public final class FsIndex implements IndexReader {
         /**
          * Opens the index: picks the dialect, opens the database and creates, upgrades or checks the schema.
          *
+         * @return the open index
+         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are
          * @throws io.fsindex.api.SchemaException if the schema is from a newer fsindex or does not match
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
@@ -648,8 +650,10 @@ public final class FsIndex implements IndexReader {
          * {@link #dataSource(DataSource) an application's data source}, give it one of its own (ideally with a
          * database user that may only read): the connections it borrowed go back to that data source read-only.
          *
+         * @return the read-only handle
          * @throws io.fsindex.api.SchemaException if the tables are missing, older or newer than this fsindex, or do not
          *                                        match
+         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
         public IndexReader buildReader() {
