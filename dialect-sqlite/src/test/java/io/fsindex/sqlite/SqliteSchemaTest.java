@@ -3,6 +3,7 @@ package io.fsindex.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fsindex.api.FsIndexConfigurationException;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.api.SchemaException;
 import io.fsindex.core.FsIndex;
@@ -279,7 +280,7 @@ class SqliteSchemaTest {
 
         p.setProperty("fsindex.tablePrefx", "typo_");
         assertThatThrownBy(() -> FsIndex.fromProperties(p))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(FsIndexConfigurationException.class)
                 .hasMessageContaining("unknown property fsindex.tablePrefx")
                 .hasMessageContaining("fsindex.tablePrefix");
     }
@@ -307,12 +308,12 @@ class SqliteSchemaTest {
     @ValueSource(strings = {"", "1st_", "with-dash_", "with space_", "x;drop table y;--", "\"quoted\"", "ünï_"})
     void tablePrefixesThatAreNotPlainIdentifiersAreRefused(String prefix) {
         assertThatThrownBy(() -> FsIndex.builder().tablePrefix(prefix))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(FsIndexConfigurationException.class)
                 .hasMessageContaining("table prefix must be letters, digits and underscores");
         Properties p = new Properties();
         p.setProperty("fsindex.url", url());
         p.setProperty("fsindex.tablePrefix", prefix);
-        assertThatThrownBy(() -> FsIndex.fromProperties(p)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FsIndex.fromProperties(p)).isInstanceOf(FsIndexConfigurationException.class);
         assertThat(tableNames(url())).isEmpty();
     }
 

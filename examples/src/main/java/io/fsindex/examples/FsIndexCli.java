@@ -13,7 +13,9 @@ import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanRecord;
 import io.fsindex.api.ScanResult;
+import io.fsindex.api.FsIndexConfigurationException;
 import io.fsindex.api.ScanSession;
+import io.fsindex.core.Durations;
 import io.fsindex.core.FsIndex;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,10 +23,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,7 +31,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** The {@code fsindex} command: scan a tree into an index, list what it holds, summarise it. */
-@Command(name = "fsindex", mixinStandardHelpOptions = true, version = "fsindex 0.1.0",
+// scope INHERIT: every subcommand gets --help and --version too, new ones included
+@Command(name = "fsindex", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
+        scope = CommandLine.ScopeType.INHERIT,
         description = "Keeps a SQL table of files in step with a filesystem tree.",
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
                 FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class})
@@ -260,40 +261,15 @@ public final class FsIndexCli {
         }
     }
 
-    /** Parses ISO-8601 durations ({@code PT1H}, {@code P7D}) and friendly ones ({@code 1h}, {@code 7d}, {@code 1h30m}). */
+    /** Reads {@code --grace} and other durations as the library does: {@code 1h30m}, {@code 7d}, ISO-8601 {@code PT1H}. */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-        private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d|w)");
-
         @Override
         public Duration convert(String value) {
-            String v = value.strip().toLowerCase(Locale.ROOT);
-            if (v.startsWith("p")) {
-                try {
-                    return Duration.parse(v.toUpperCase(Locale.ROOT));
-                } catch (java.time.format.DateTimeParseException e) {
-                    throw new CommandLine.TypeConversionException("not a duration: '" + value + "'");
-                }
+            try {
+                return Durations.parse(value);
+            } catch (FsIndexConfigurationException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
-            Matcher m = PART.matcher(v);
-            Duration d = Duration.ZERO;
-            int end = 0;
-            while (m.find() && m.start() == end) {
-                long n = Long.parseLong(m.group(1));
-                d = d.plus(switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "h" -> Duration.ofHours(n);
-                    case "d" -> Duration.ofDays(n);
-                    default -> Duration.ofDays(7 * n);
-                });
-                end = m.end();
-            }
-            if (end == 0 || end != v.length()) {
-                throw new CommandLine.TypeConversionException("not a duration: '" + value + "' (use e.g. 1h, 7d,"
-                        + " 90m, 1h30m or ISO-8601 PT1H)");
-            }
-            return d;
         }
     }
 

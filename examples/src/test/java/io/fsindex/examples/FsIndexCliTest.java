@@ -7,8 +7,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class FsIndexCliTest {
     @TempDir
@@ -127,6 +129,35 @@ class FsIndexCliTest {
         assertThat(run("gc", "--grace", "soon")).isEqualTo(2);
         assertThat(err.toString()).contains("not a duration");
         assertThat(run("scan", tmp.toString(), "--hash", "sha1")).isEqualTo(2);
+    }
+
+    @Test
+    void everySubcommandAnswersHelp() {
+        CommandLine cli = new CommandLine(new FsIndexCli());
+        assertThat(cli.getSubcommands()).containsKeys("scan", "ls", "info", "gc", "changes");
+        for (String name : cli.getSubcommands().keySet()) {
+            for (String help : List.of("--help", "-h")) {
+                assertThat(run(name, help)).as(name + " " + help).isZero();
+                assertThat(out.toString()).as(name + " " + help).startsWith("Usage: fsindex " + name)
+                        .contains("--db=URL").contains("--help").contains("--version");
+                assertThat(err.toString()).isEmpty();
+            }
+        }
+        assertThat(run("gc", "--help")).isZero();
+        assertThat(out.toString()).contains("--grace=DURATION");
+    }
+
+    @Test
+    void versionIsTheBuildsOnEveryCommand() {
+        String expected = "fsindex " + System.getProperty("fsindex.expectedVersion");
+        assertThat(System.getProperty("fsindex.expectedVersion")).as("set by the build").isNotBlank();
+        assertThat(run("--version")).isZero();
+        assertThat(out.toString().lines().findFirst()).hasValue(expected);
+        assertThat(out.toString()).contains("Java " + System.getProperty("java.version"));
+        assertThat(run("gc", "--version")).isZero();
+        assertThat(out.toString().lines().findFirst()).hasValue(expected);
+        assertThat(run("-V")).isZero();
+        assertThat(out.toString()).startsWith(expected);
     }
 
     @Test

@@ -12,6 +12,13 @@ import java.util.Objects;
  * @param message a human-readable explanation
  */
 public record ScanError(Path path, Reason reason, String message) {
+    /**
+     * Checks that path, reason and message are given.
+     *
+     * @param path    the path concerned (for an undecodable name, the path as Java renders it)
+     * @param reason  the kind of problem
+     * @param message a human-readable explanation
+     */
     public ScanError {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(reason, "reason");

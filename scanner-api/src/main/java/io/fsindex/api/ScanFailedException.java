@@ -6,6 +6,10 @@ package io.fsindex.api;
  * failed can never look like "everything was deleted".
  */
 public class ScanFailedException extends FsIndexException {
+    /**
+     * @param message what failed
+     * @param cause   the underlying failure
+     */
     public ScanFailedException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -10,11 +10,20 @@ public interface ScanListener {
     ScanListener NONE = new ScanListener() {
     };
 
-    /** The scan got its id and is about to read its root. */
+    /**
+     * The scan got its id and is about to read its root.
+     *
+     * @param scanId the scan's id
+     * @param root   the path it scans
+     */
     default void started(long scanId, java.nio.file.Path root) {
     }
 
-    /** One more directory was listed and its entries committed. */
+    /**
+     * One more directory was listed and its entries committed.
+     *
+     * @param progress the counts so far
+     */
     default void progress(ScanProgress progress) {
     }
 
@@ -22,15 +31,25 @@ public interface ScanListener {
      * An entry changed; called after the transaction holding the change has committed, in the order of the changes'
      * {@link Change#seq}. Unchanged entries get no call. Changes this scan makes to many entries at once (a whole
      * new tree) arrive one by one, so keep this quick.
+     *
+     * @param change the committed change
      */
     default void changed(Change change) {
     }
 
-    /** Something could not be read; the scan goes on. */
+    /**
+     * Something could not be read; the scan goes on.
+     *
+     * @param error what could not be read, and why
+     */
     default void error(ScanError error) {
     }
 
-    /** The scan completed; not called for a scan that failed or was cancelled. */
+    /**
+     * The scan completed; not called for a scan that failed or was cancelled.
+     *
+     * @param result what the scan did
+     */
     default void finished(ScanResult result) {
     }
 }

@@ -17,6 +17,19 @@ import java.util.Objects;
  */
 public record ScanOptions(Walker walker, ScanListener listener, boolean followSymlinks, boolean removeMissingRoot,
                           ContentHashing contentHashing) {
+    /**
+     * Checks that a listener and a content hashing mode are given.
+     *
+     * @param walker            reads the filesystem; {@code null} means the index's walker (NIO by default)
+     * @param listener          receives progress events
+     * @param followSymlinks    descend into symbolic links to directories (loops are detected and reported); by
+     *                          default links are recorded with their target and not followed
+     * @param removeMissingRoot if the scan root no longer exists, remove its row and subtree (unless a newer scan
+     *                          covers it) instead of failing; off by default, so an unmounted drive is never mistaken
+     *                          for a deleted one
+     * @param contentHashing    how much of each file's content to read and hash ({@link ContentHashing#OFF} by
+     *                          default)
+     */
     public ScanOptions {
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(contentHashing, "contentHashing");
@@ -25,32 +38,49 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
     /**
      * The defaults: the index's walker, no listener, links not followed, a missing root fails the scan, no content
      * read.
+     *
+     * @return the default options
      */
     public static ScanOptions defaults() {
         return new ScanOptions(null, ScanListener.NONE, false, false, ContentHashing.OFF);
     }
 
-    /** Returns these options with another walker. */
+    /**
+     * @param walker the walker to read the filesystem with; {@code null} for the index's
+     * @return these options with another walker
+     */
     public ScanOptions withWalker(Walker walker) {
         return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing);
     }
 
-    /** Returns these options with another listener. */
+    /**
+     * @param listener receives the scan's progress events
+     * @return these options with another listener
+     */
     public ScanOptions withListener(ScanListener listener) {
         return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing);
     }
 
-    /** Returns these options with symbolic links followed or not. */
+    /**
+     * @param follow whether to descend into symbolic links to directories
+     * @return these options with symbolic links followed or not
+     */
     public ScanOptions withFollowSymlinks(boolean follow) {
         return new ScanOptions(walker, listener, follow, removeMissingRoot, contentHashing);
     }
 
-    /** Returns these options with a missing root removed from the index instead of failing the scan. */
+    /**
+     * @param remove whether a missing root is removed from the index instead of failing the scan
+     * @return these options with that choice
+     */
     public ScanOptions withRemoveMissingRoot(boolean remove) {
         return new ScanOptions(walker, listener, followSymlinks, remove, contentHashing);
     }
 
-    /** Returns these options with content read and hashed as {@code hashing} says; see {@link ContentHashing}. */
+    /**
+     * @param hashing how much of each file's content to read; see {@link ContentHashing}
+     * @return these options with content read and hashed as {@code hashing} says
+     */
     public ScanOptions withContentHashing(ContentHashing hashing) {
         return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, hashing);
     }

@@ -10,13 +10,13 @@ import java.util.Optional;
  */
 public interface ScanSession {
 
-    /** The scan's id. */
+    /** {@return the scan's id} */
     long scanId();
 
-    /** The path being scanned. */
+    /** {@return the path being scanned} */
     Path root();
 
-    /** A snapshot of the progress so far. */
+    /** {@return a snapshot of the progress so far} */
     ScanProgress progress();
 
     /**
@@ -25,17 +25,25 @@ public interface ScanSession {
      */
     void cancel();
 
-    /** Returns true once the scan has completed, failed or been cancelled. */
+    /** {@return true once the scan has completed, failed or been cancelled} */
     boolean isDone();
 
     /**
      * Waits for the scan to end.
      *
+     * @return what the scan did
      * @throws ScanFailedException                      if the scan failed
      * @throws java.util.concurrent.CancellationException if it was cancelled
+     * @throws InterruptedException                       if the waiting thread is interrupted (the scan goes on)
      */
     ScanResult await() throws InterruptedException;
 
-    /** Waits at most {@code timeout}; empty if the scan is still running then. Throws as {@link #await()}. */
+    /**
+     * Waits at most {@code timeout}. Throws as {@link #await()}.
+     *
+     * @param timeout how long to wait at most
+     * @return what the scan did, or empty if it is still running then
+     * @throws InterruptedException if the waiting thread is interrupted (the scan goes on)
+     */
     Optional<ScanResult> await(Duration timeout) throws InterruptedException;
 }

@@ -5,6 +5,7 @@ package io.fsindex.api;
  * from what this version expects. The message says what differs.
  */
 public class SchemaException extends FsIndexException {
+    /** @param message what differs from what this version expects */
     public SchemaException(String message) {
         super(message);
     }

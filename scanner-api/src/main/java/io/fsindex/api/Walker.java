@@ -16,6 +16,8 @@ public interface Walker {
     /**
      * Reads one entry's attributes without following a symbolic link at {@code path}.
      *
+     * @param path the entry
+     * @return its attributes
      * @throws java.nio.file.NoSuchFileException   if nothing exists at {@code path}
      * @throws java.nio.file.AccessDeniedException if permission is denied
      */
@@ -25,6 +27,8 @@ public interface Walker {
      * Reads the attributes of what {@code path} finally points to, following every symbolic link; used only when a
      * scan follows links.
      *
+     * @param path the entry
+     * @return the attributes of what it finally points to
      * @throws java.nio.file.NoSuchFileException if the link is broken
      */
     FileStat statFollowingLinks(Path path) throws IOException;
@@ -32,6 +36,8 @@ public interface Walker {
     /**
      * Lists one directory completely, with each entry's attributes.
      *
+     * @param directory the directory
+     * @return its entries, and what could not be read
      * @throws java.nio.file.NoSuchFileException    if the directory no longer exists
      * @throws java.nio.file.NotDirectoryException  if it is no longer a directory
      * @throws java.nio.file.AccessDeniedException  if it cannot be read
@@ -45,6 +51,9 @@ public interface Walker {
      * comes after the parts read before it. The default lists the directory whole and splits it; walkers that can
      * read a directory incrementally should override it.
      *
+     * @param directory the directory
+     * @param partSize  the most entries one part may hold
+     * @param parts     takes each part in turn
      * @throws java.nio.file.NoSuchFileException    if the directory no longer exists
      * @throws java.nio.file.NotDirectoryException  if it is no longer a directory
      * @throws java.nio.file.AccessDeniedException  if it cannot be read
@@ -61,7 +70,12 @@ public interface Walker {
     /** Takes the parts of a listing from {@link #list(Path, int, Parts)}. */
     @FunctionalInterface
     interface Parts {
-        /** Takes the next part: up to the part size entries, and the problems met reading them. */
+        /**
+         * Takes the next part: up to the part size entries, and the problems met reading them.
+         *
+         * @param part the next part of the listing
+         * @throws IOException to stop the listing with this failure
+         */
         void accept(DirectoryListing part) throws IOException;
     }
 }

@@ -3,6 +3,7 @@ package io.fsindex.core;
 import io.fsindex.api.Change;
 import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.FileEntry;
+import io.fsindex.api.FsIndexConfigurationException;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
@@ -25,7 +26,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -88,19 +88,36 @@ public final class FsIndex implements IndexReader {
     }
 
     /**
-     * Builds an index from properties: {@code fsindex.url} (required unless a data source is set),
+     * Builds an index from properties, one per {@link Builder} setting: {@code fsindex.url} (required),
      * {@code fsindex.user}, {@code fsindex.password}, {@code fsindex.tablePrefix}, {@code fsindex.schemaMode}
-     * ({@code migrate} or {@code validate}) and {@code fsindex.retryTimeoutSeconds}. An unknown {@code fsindex.*}
-     * key is an error, so a typo cannot go unnoticed.
+     * ({@code migrate} or {@code validate}), {@code fsindex.retryTimeout}, {@code fsindex.orphanRetention} (durations
+     * such as {@code 90s}, {@code 5m}, {@code 1h30m}, {@code 7d} or ISO-8601 {@code PT1H}; see {@link Durations}) and
+     * {@code fsindex.changeFeedCapacity}. {@code fsindex.retryTimeoutSeconds}, the older spelling of
+     * {@code fsindex.retryTimeout}, still takes a number of seconds. Keys outside {@code fsindex.*} are ignored; an
+     * unknown {@code fsindex.*} key is an error, so a typo cannot go unnoticed.
+     *
+     * @param properties the settings
+     * @return the open index
+     * @throws FsIndexConfigurationException if a key is unknown or a value is not valid (the message names the key
+     *                                       and what it accepts), or no URL is given
+     * @throws FsIndexException              if the database cannot be opened; see {@link Builder#build()}
      */
     public static FsIndex fromProperties(Properties properties) {
         return builder().properties(properties).build();
     }
 
     /**
-     * Builds an index from environment variables: {@code FSINDEX_URL}, {@code FSINDEX_USER},
-     * {@code FSINDEX_PASSWORD}, {@code FSINDEX_TABLE_PREFIX}, {@code FSINDEX_SCHEMA_MODE} and
-     * {@code FSINDEX_RETRY_TIMEOUT_SECONDS}, the same settings as {@link #fromProperties}.
+     * Builds an index from environment variables, the same settings as {@link #fromProperties} with names in upper
+     * snake case: {@code FSINDEX_URL} (required), {@code FSINDEX_USER}, {@code FSINDEX_PASSWORD},
+     * {@code FSINDEX_TABLE_PREFIX}, {@code FSINDEX_SCHEMA_MODE}, {@code FSINDEX_RETRY_TIMEOUT} (or the older
+     * {@code FSINDEX_RETRY_TIMEOUT_SECONDS}), {@code FSINDEX_ORPHAN_RETENTION} and
+     * {@code FSINDEX_CHANGE_FEED_CAPACITY}. An empty variable counts as unset; other {@code FSINDEX_*} variables are
+     * ignored.
+     *
+     * @return the open index
+     * @throws FsIndexConfigurationException if a value is not valid (the message names the variable and what it
+     *                                       accepts), or {@code FSINDEX_URL} is not set
+     * @throws FsIndexException              if the database cannot be opened; see {@link Builder#build()}
      */
     public static FsIndex fromEnvironment() {
         return builder().environment(System.getenv()).build();
@@ -466,7 +483,10 @@ public final class FsIndex implements IndexReader {
         }
     }
 
-    /** Configures an {@link FsIndex}; {@link #build()} opens it and seals the configuration. */
+    /**
+     * Configures an {@link FsIndex}; {@link #build()} opens it and seals the configuration. A setting given a value
+     * it cannot take fails at once with an {@link FsIndexConfigurationException} naming it.
+     */
     public static final class Builder {
         private String jdbcUrl;
         private String user;
@@ -492,7 +512,7 @@ public final class FsIndex implements IndexReader {
          */
         public Builder orphanRetention(Duration retention) {
             if (retention == null || retention.isNegative()) {
-                throw new IllegalArgumentException("orphan retention must be zero or positive; got " + retention);
+                throw new FsIndexConfigurationException("orphanRetention must be zero or positive; got " + retention);
             }
             this.orphanRetention = retention;
             return this;
@@ -504,7 +524,7 @@ public final class FsIndex implements IndexReader {
          */
         public Builder changeFeedCapacity(long capacity) {
             if (capacity < 1) {
-                throw new IllegalArgumentException("change feed capacity must be at least 1; got " + capacity);
+                throw new FsIndexConfigurationException("changeFeedCapacity must be at least 1; got " + capacity);
             }
             this.changeFeedCapacity = capacity;
             return this;
@@ -558,70 +578,76 @@ public final class FsIndex implements IndexReader {
 
         /** The prefix of fsindex's table names (default {@code fsindex_}). */
         public Builder tablePrefix(String tablePrefix) {
-            new FsTables(tablePrefix); // fail here, with the builder in hand, not at build()
+            if (tablePrefix == null) {
+                throw new FsIndexConfigurationException("tablePrefix must not be null");
+            }
+            try {
+                new FsTables(tablePrefix); // fail here, with the builder in hand, not at build()
+            } catch (IllegalArgumentException e) {
+                throw new FsIndexConfigurationException(e.getMessage(), e);
+            }
             this.tablePrefix = tablePrefix;
             return this;
         }
 
         /** Whether to create and upgrade the schema, or only check it (default {@link SchemaMode#MIGRATE}). */
         public Builder schemaMode(SchemaMode schemaMode) {
-            this.schemaMode = Objects.requireNonNull(schemaMode);
+            this.schemaMode = required(schemaMode, "schemaMode");
             return this;
         }
 
         /** The walker scans use unless their options name another (default {@link NioWalker}). */
         public Builder walker(Walker walker) {
-            this.walker = Objects.requireNonNull(walker);
+            this.walker = required(walker, "walker");
             return this;
         }
 
         /** How long a transaction is retried while the database stays busy or deadlocked (default 5 minutes). */
         public Builder retryTimeout(Duration retryTimeout) {
-            this.retryTimeout = Objects.requireNonNull(retryTimeout);
+            if (required(retryTimeout, "retryTimeout").isNegative()) {
+                throw new FsIndexConfigurationException("retryTimeout must be zero or positive; got " + retryTimeout);
+            }
+            this.retryTimeout = retryTimeout;
             return this;
         }
 
-        /** Applies {@code FSINDEX_*} variables from {@code env}; see {@link FsIndex#fromEnvironment}. */
-        public Builder environment(Map<String, String> env) {
-            Properties p = new Properties();
-            for (String key : PROPERTY_KEYS) {
-                String variable = "FSINDEX_" + key.substring("fsindex.".length())
-                        .replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
-                String value = env.get(variable);
-                if (value != null && !value.isEmpty()) {
-                    p.setProperty(key, value);
-                }
+        private static <T> T required(T value, String setting) {
+            if (value == null) {
+                throw new FsIndexConfigurationException(setting + " must not be null");
             }
-            return properties(p);
+            return value;
         }
 
-        private static final List<String> PROPERTY_KEYS = List.of("fsindex.url", "fsindex.user", "fsindex.password",
-                "fsindex.tablePrefix", "fsindex.schemaMode", "fsindex.retryTimeoutSeconds");
+        /**
+         * Applies {@code FSINDEX_*} variables from {@code env}; see {@link FsIndex#fromEnvironment}.
+         *
+         * @param env variables, e.g. {@code System.getenv()}
+         * @return this builder
+         * @throws FsIndexConfigurationException if a value is not valid; the message names the variable
+         */
+        public Builder environment(Map<String, String> env) {
+            Settings.applyEnvironment(this, env);
+            return this;
+        }
 
-        /** Applies {@code fsindex.*} properties; see {@link FsIndex#fromProperties}. */
+        /**
+         * Applies {@code fsindex.*} properties; see {@link FsIndex#fromProperties}.
+         *
+         * @param p properties; keys outside {@code fsindex.*} are ignored
+         * @return this builder
+         * @throws FsIndexConfigurationException if an {@code fsindex.*} key is unknown or its value is not valid; the
+         *                                       message names the key
+         */
         public Builder properties(Properties p) {
-            for (String key : p.stringPropertyNames()) {
-                if (!key.startsWith("fsindex.")) {
-                    continue;
-                }
-                String value = p.getProperty(key);
-                switch (key) {
-                    case "fsindex.url" -> jdbcUrl(value);
-                    case "fsindex.user" -> user(value);
-                    case "fsindex.password" -> password(value);
-                    case "fsindex.tablePrefix" -> tablePrefix(value);
-                    case "fsindex.schemaMode" -> schemaMode(SchemaMode.valueOf(value.trim().toUpperCase(Locale.ROOT)));
-                    case "fsindex.retryTimeoutSeconds" -> retryTimeout(Duration.ofSeconds(Long.parseLong(value.trim())));
-                    default -> throw new IllegalArgumentException("unknown property " + key + "; known: "
-                            + PROPERTY_KEYS);
-                }
-            }
+            Settings.applyProperties(this, p);
             return this;
         }
 
         /**
          * Opens the index: picks the dialect, opens the database and creates, upgrades or checks the schema.
          *
+         * @return the open index
+         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are
          * @throws io.fsindex.api.SchemaException if the schema is from a newer fsindex or does not match
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
@@ -637,8 +663,10 @@ public final class FsIndex implements IndexReader {
          * {@link #dataSource(DataSource) an application's data source}, give it one of its own (ideally with a
          * database user that may only read): the connections it borrowed go back to that data source read-only.
          *
+         * @return the read-only handle
          * @throws io.fsindex.api.SchemaException if the tables are missing, older or newer than this fsindex, or do not
          *                                        match
+         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
         public IndexReader buildReader() {
@@ -647,10 +675,13 @@ public final class FsIndex implements IndexReader {
 
         private FsIndex open(boolean readOnly) {
             if (dataSource == null && jdbcUrl == null) {
-                throw new IllegalStateException("set a JDBC URL (jdbcUrl or fsindex.url) or a data source");
+                throw new FsIndexConfigurationException("no database given: set the environment variable FSINDEX_URL,"
+                        + " the property fsindex.url or the builder's jdbcUrl(...) to a JDBC URL such as"
+                        + " jdbc:sqlite:index.db, or give the builder a dataSource(...)");
             }
             if (dataSource != null && jdbcUrl != null) {
-                throw new IllegalStateException("set either a JDBC URL or a data source, not both");
+                throw new FsIndexConfigurationException("both a JDBC URL (" + Dialects.redact(jdbcUrl) + ") and a"
+                        + " data source are set; set only one");
             }
             Dialect d = dialect;
             DataSource ds = dataSource;
@@ -675,9 +706,14 @@ public final class FsIndex implements IndexReader {
                 closeOwned(owned);
                 throw new FsIndexException("cannot open the " + (d == null ? "" : d.name() + " ") + "database"
                         + (jdbcUrl == null ? "" : " at " + Dialects.redact(jdbcUrl)) + ": " + e.getMessage(), e);
-            } catch (RuntimeException e) {
+            } catch (FsIndexException e) {
                 closeOwned(owned);
                 throw e;
+            } catch (RuntimeException e) {
+                // e.g. the connection pool's own exceptions: still an FsIndexException, with the database named
+                closeOwned(owned);
+                throw new FsIndexException("cannot open the " + (d == null ? "" : d.name() + " ") + "database"
+                        + (jdbcUrl == null ? "" : " at " + Dialects.redact(jdbcUrl)) + ": " + e.getMessage(), e);
             }
         }
 

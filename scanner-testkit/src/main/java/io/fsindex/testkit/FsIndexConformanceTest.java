@@ -353,6 +353,34 @@ public abstract class FsIndexConformanceTest extends IndexTest {
         assertThat(fromEnv.lookup(root.resolve("f"))).isPresent();
     }
 
+    /**
+     * Every setting has a property, and each takes effect: a feed capacity of 3 keeps the newest three changes, and an
+     * orphan retention of {@code 0s} deletes a gone entry's row in the scan that found it gone.
+     */
+    @Test
+    void everySettingOpensFromPropertiesAndTakesEffect() throws Exception {
+        Path root = tree("a.txt", "b.txt", "d/", "d/c.txt");
+        String prefix = TestDatabase.freshPrefix();
+        java.util.Properties p = database().properties(prefix);
+        p.setProperty("fsindex.schemaMode", "MIGRATE");
+        p.setProperty("fsindex.retryTimeout", "1m30s");
+        p.setProperty("fsindex.orphanRetention", "0s");
+        p.setProperty("fsindex.changeFeedCapacity", "3");
+        FsIndex index = track(FsIndex.fromProperties(p));
+        index.scan(root);
+        long gone = index.lookup(root.resolve("a.txt")).orElseThrow().id();
+
+        long end = index.changeFeedEnd();
+        assertThat(end).isGreaterThan(3);
+        assertThat(index.changesSince(0, 100).resyncNeeded()).as("older changes pruned to the capacity").isTrue();
+        assertThat(index.changesSince(end - 3, 100).changes()).hasSize(3);
+
+        Files.delete(root.resolve("a.txt"));
+        index.scan(root);
+        assertThat(new RawIndex(database(), prefix).queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE id = " + gone))
+                .as("no orphan kept").isZero();
+    }
+
     private static int trunkDepth(Path root) {
         return root.toAbsolutePath().getNameCount();
     }
