@@ -202,16 +202,16 @@ public abstract class ScanLifecycleConformanceTest extends IndexTest {
 
     private static String allMessages(Throwable e) {
         StringBuilder all = new StringBuilder();
-        java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(e));
+        java.util.ArrayDeque<Throwable> pending = new java.util.ArrayDeque<>(List.of(e));
         java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        while (!todo.isEmpty()) {
-            Throwable t = todo.pop();
+        while (!pending.isEmpty()) {
+            Throwable t = pending.pop();
             if (seen.add(t)) {
                 all.append(t.getMessage()).append('\n');
                 if (t.getCause() != null) {
-                    todo.push(t.getCause());
+                    pending.push(t.getCause());
                 }
-                todo.addAll(List.of(t.getSuppressed()));
+                pending.addAll(List.of(t.getSuppressed()));
             }
         }
         return all.toString();
