@@ -29,7 +29,8 @@ final class Settings {
         /** The older spelling of {@link #RETRY_TIMEOUT}: a bare number is seconds; a duration with units is read too. */
         RETRY_TIMEOUT_SECONDS("retryTimeoutSeconds", (b, v) -> b.retryTimeout(seconds(v))),
         ORPHAN_RETENTION("orphanRetention", (b, v) -> b.orphanRetention(Durations.parse(v))),
-        CHANGE_FEED_CAPACITY("changeFeedCapacity", (b, v) -> b.changeFeedCapacity(count(v)));
+        CHANGE_FEED_CAPACITY("changeFeedCapacity", (b, v) -> b.changeFeedCapacity(count(v))),
+        SCAN_LEASE("scanLease", (b, v) -> b.scanLease(Durations.parse(v)));
 
         final String property;
         final String variable;

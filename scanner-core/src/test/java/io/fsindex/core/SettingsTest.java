@@ -31,10 +31,11 @@ class SettingsTest {
     void everyTextualBuilderSettingHasAPropertyAndAVariable() {
         assertThat(Settings.propertyNames()).containsExactly("fsindex.url", "fsindex.user", "fsindex.password",
                 "fsindex.tablePrefix", "fsindex.schemaMode", "fsindex.retryTimeout", "fsindex.retryTimeoutSeconds",
-                "fsindex.orphanRetention", "fsindex.changeFeedCapacity");
+                "fsindex.orphanRetention", "fsindex.changeFeedCapacity", "fsindex.scanLease");
         assertThat(Settings.variableNames()).containsExactly("FSINDEX_URL", "FSINDEX_USER", "FSINDEX_PASSWORD",
                 "FSINDEX_TABLE_PREFIX", "FSINDEX_SCHEMA_MODE", "FSINDEX_RETRY_TIMEOUT",
-                "FSINDEX_RETRY_TIMEOUT_SECONDS", "FSINDEX_ORPHAN_RETENTION", "FSINDEX_CHANGE_FEED_CAPACITY");
+                "FSINDEX_RETRY_TIMEOUT_SECONDS", "FSINDEX_ORPHAN_RETENTION", "FSINDEX_CHANGE_FEED_CAPACITY",
+                "FSINDEX_SCAN_LEASE");
     }
 
     @Test
@@ -43,7 +44,7 @@ class SettingsTest {
                 "fsindex.user", "u", "fsindex.password", "p", "fsindex.tablePrefix", "app_",
                 "fsindex.schemaMode", " Validate ", "fsindex.retryTimeout", "PT2M",
                 "fsindex.orphanRetention", "1h30m", "fsindex.changeFeedCapacity", "1_000_000",
-                "other.key", "ignored"))).doesNotThrowAnyException();
+                "fsindex.scanLease", "2m", "other.key", "ignored"))).doesNotThrowAnyException();
         assertThatCode(() -> FsIndex.builder().environment(Map.of("FSINDEX_SCHEMA_MODE", "migrate",
                 "FSINDEX_RETRY_TIMEOUT", "90s", "FSINDEX_ORPHAN_RETENTION", "0", "FSINDEX_CHANGE_FEED_CAPACITY", "10",
                 "FSINDEX_SOMETHING_ELSE", "left for tools built on fsindex", "FSINDEX_USER", "")))
