@@ -6,6 +6,7 @@ import io.fsindex.api.ContentHashing;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
+import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.Change;
@@ -83,12 +84,25 @@ public final class FsIndexCli {
             return spec.commandLine().getErr();
         }
 
+        /** Opens the index to scan or collect garbage in, creating the database and tables if need be. */
         FsIndex open() {
+            return builder().build();
+        }
+
+        /**
+         * Opens the index read-only, for commands that only read: they work without write access (a database in a
+         * read-only directory, a read-only database user) and never create a database that is not there.
+         */
+        IndexReader read() {
+            return builder().buildReader();
+        }
+
+        private FsIndex.Builder builder() {
             FsIndex.Builder builder = FsIndex.builder().environment(System.getenv());
             if (db != null || System.getenv("FSINDEX_URL") == null) {
                 builder.jdbcUrl(db != null ? db : DEFAULT_DB);
             }
-            return builder.build();
+            return builder;
         }
     }
 
@@ -164,7 +178,7 @@ public final class FsIndexCli {
         @Override
         public Integer call() throws InterruptedException {
             PrintWriter out = out();
-            try (FsIndex index = open()) {
+            try (IndexReader index = read()) {
                 long cursor = since;
                 while (true) {
                     ChangeBatch page = index.changesSince(cursor, 1000);
@@ -200,7 +214,7 @@ public final class FsIndexCli {
         @Override
         public Integer call() {
             PrintWriter out = out();
-            try (FsIndex index = open()) {
+            try (IndexReader index = read()) {
                 Optional<FileEntry> entry = index.lookup(path);
                 if (entry.isEmpty()) {
                     err().println("fsindex: " + escaped(path) + " is not in the index (scan it first)");
@@ -224,7 +238,7 @@ public final class FsIndexCli {
         @Override
         public Integer call() {
             PrintWriter out = out();
-            try (FsIndex index = open()) {
+            try (IndexReader index = read()) {
                 IndexInfo info = index.info(scans);
                 out.printf("database:       %s%n", escaped(info.database()));
                 out.printf("schema version: %d%n", info.schemaVersion());

@@ -692,7 +692,8 @@ public final class FsIndex implements IndexReader {
                     d = Dialects.forUrl(jdbcUrl != null ? jdbcUrl : urlOf(dataSource));
                 }
                 if (ds == null) {
-                    ds = d.openDataSource(jdbcUrl, user, password);
+                    ds = readOnly ? d.openReadOnlyDataSource(jdbcUrl, user, password)
+                            : d.openDataSource(jdbcUrl, user, password);
                     owned = ds instanceof AutoCloseable a ? a : null;
                 }
                 FsIndex index = new FsIndex(this, ds, d, owned, readOnly);
