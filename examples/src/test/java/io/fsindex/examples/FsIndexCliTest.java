@@ -87,9 +87,11 @@ class FsIndexCliTest {
     }
 
     @Test
-    void lsOfAPathNotInTheIndexSaysSo() {
+    void lsOfAPathNotInTheIndexSaysSo() throws IOException {
         String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
-        assertThat(run("ls", tmp.toString(), "--db", db)).isEqualTo(1);
+        Path scanned = Files.createDirectories(tmp.resolve("scanned"));
+        assertThat(run("scan", scanned.toString(), "--db", db)).isZero();
+        assertThat(run("ls", tmp.resolve("elsewhere").toString(), "--db", db)).isEqualTo(1);
         assertThat(err.toString()).contains("not in the index");
     }
 
