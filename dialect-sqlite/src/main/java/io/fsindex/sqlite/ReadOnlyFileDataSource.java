@@ -12,14 +12,15 @@ import org.sqlite.SQLiteException;
 import org.sqlite.SQLiteOpenMode;
 
 /**
- * The data source of a read-only index on an SQLite file: opens the file read-only, never creates it, and reads it
- * without write access to its directory.
+ * The data source of a read-only index on an SQLite file: never creates the file, and reads it without write access
+ * to the file or its directory. (Writes are refused by {@code PRAGMA query_only} on every connection; see
+ * {@link SqliteDialect#prepareReadOnly}.)
  *
  * <p>A WAL database can be read only through its {@code -shm} and {@code -wal} files. While any connection has the
- * database open they exist, and a read-only connection uses them. When none does, they are gone, and a process that
- * may not write the directory cannot create them, so SQLite refuses to open the file. Then, and only if no
- * {@code -wal} file exists, the file is opened as immutable (SQLite's {@code immutable=1}): read without locks, as
- * nothing can be writing it. A writer would first have to create the {@code -wal} file, which needs the write access
+ * database open they exist and are used. When none does, they are gone, and a process that may not write the
+ * directory cannot create them, so SQLite refuses to open the file. Then, and only if no {@code -wal} file exists,
+ * the file is opened read-only as immutable (SQLite's {@code immutable=1}): read without locks, as nothing can be
+ * writing it. A writer would first have to create the {@code -wal} file, which needs the write access
  * to the directory that this process lacks; a writer running as a different user that starts during such a read is
  * the one case this does not cover.
  */
@@ -28,14 +29,16 @@ final class ReadOnlyFileDataSource extends ForwardingDataSource {
     private final SQLiteDataSource immutable;
 
     ReadOnlyFileDataSource(String jdbcUrl, Path file) {
-        super(dataSource(jdbcUrl));
+        // Read-write where the file allows it (SQLite opens a write-protected file read-only by itself): then the
+        // last connection to close removes the -wal and -shm files it had to create, as a writer's does.
+        super(dataSource(jdbcUrl, false));
         this.file = file;
-        this.immutable = dataSource("jdbc:sqlite:" + file.toAbsolutePath().toUri() + "?immutable=1");
+        this.immutable = dataSource("jdbc:sqlite:" + file.toAbsolutePath().toUri() + "?immutable=1", true);
     }
 
-    private static SQLiteDataSource dataSource(String url) {
+    private static SQLiteDataSource dataSource(String url, boolean readOnly) {
         SQLiteConfig config = new SQLiteConfig();
-        config.setReadOnly(true);
+        config.setReadOnly(readOnly);
         config.resetOpenMode(SQLiteOpenMode.CREATE);
         config.enforceForeignKeys(true);
         config.setBusyTimeout(SqliteDialect.BUSY_TIMEOUT_MILLIS);
