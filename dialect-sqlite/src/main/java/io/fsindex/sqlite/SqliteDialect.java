@@ -72,7 +72,7 @@ public final class SqliteDialect implements Dialect {
 
     /**
      * Opens the database file read-only, without write access to its directory if need be (see
-     * {@link ReadOnlyFileDataSource}); a file that does not exist is an error, never created.
+     * {@code ReadOnlyFileDataSource}); a file that does not exist is an error, never created.
      */
     @Override
     public DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password) {

@@ -663,6 +663,8 @@ public final class FsIndex implements IndexReader {
          * read-only session), so even a statement run through one of them cannot write. With
          * {@link #dataSource(DataSource) an application's data source}, give it one of its own (ideally with a
          * database user that may only read): the connections it borrowed go back to that data source read-only.
+         * A database that is not there is an error, never created; an SQLite file is read without write access to
+         * it or its directory if need be (as immutable when no scan has it open, see {@code SqliteDialect}).
          *
          * @return the read-only handle
          * @throws io.fsindex.api.SchemaException if the tables are missing, older or newer than this fsindex, or do not
