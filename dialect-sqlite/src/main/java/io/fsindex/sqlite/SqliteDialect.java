@@ -2,6 +2,8 @@ package io.fsindex.sqlite;
 
 import io.fsindex.api.FsIndexException;
 import io.fsindex.core.spi.Dialect;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -66,6 +68,23 @@ public final class SqliteDialect implements Dialect {
         SQLiteDataSource existing = new SQLiteDataSource(config(false));
         existing.setUrl(jdbcUrl);
         return new ExistingFileDataSource(existing, fileOf(jdbcUrl));
+    }
+
+    /**
+     * Opens the database file read-only, without write access to its directory if need be (see
+     * {@code ReadOnlyFileDataSource}); a file that does not exist is an error, never created.
+     */
+    @Override
+    public DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password) {
+        if (isInMemory(jdbcUrl)) {
+            throw new FsIndexException(inMemoryMessage(jdbcUrl));
+        }
+        Path file = Path.of(fileOf(jdbcUrl));
+        if (!Files.exists(file)) {
+            throw new FsIndexException("no index at " + file.toAbsolutePath() + ": the SQLite database file does not"
+                    + " exist, and reading never creates it; check the path, or scan into it first");
+        }
+        return new ReadOnlyFileDataSource(jdbcUrl, file);
     }
 
     /**

@@ -48,7 +48,7 @@ final class CancelOnSignal implements AutoCloseable {
         if (scan == null || scan.isDone()) {
             return;
         }
-        err.println("fsindex: stopping: cancelling " + scan);
+        err.println("fsindex: stopping: cancelling " + CliText.escaped(scan));
         err.flush();
         scan.cancel();
         try {
@@ -58,7 +58,7 @@ final class CancelOnSignal implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        err.println("fsindex: " + scan + (scan.isDone() ? " cancelled" : " did not stop within "
+        err.println("fsindex: " + CliText.escaped(scan) + (scan.isDone() ? " cancelled" : " did not stop within "
                 + CANCEL_WAIT.toSeconds() + " s; it will show as ABANDONED once its lease has run out"));
         err.flush();
     }

@@ -1,9 +1,12 @@
 package io.fsindex.examples;
 
+import static io.fsindex.examples.CliText.escaped;
+
 import io.fsindex.api.ContentHashing;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
+import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.Change;
@@ -62,7 +65,7 @@ public final class FsIndexCli {
 
     private static String oneLine(Throwable e) {
         String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        return message.replace('\n', ' ');
+        return escaped(message);
     }
 
     /** What every subcommand shares: the {@code --db} option and its output streams. */
@@ -81,12 +84,25 @@ public final class FsIndexCli {
             return spec.commandLine().getErr();
         }
 
+        /** Opens the index to scan or collect garbage in, creating the database and tables if need be. */
         FsIndex open() {
+            return builder().build();
+        }
+
+        /**
+         * Opens the index read-only, for commands that only read: they work without write access (a database in a
+         * read-only directory, a read-only database user) and never create a database that is not there.
+         */
+        IndexReader read() {
+            return builder().buildReader();
+        }
+
+        private FsIndex.Builder builder() {
             FsIndex.Builder builder = FsIndex.builder().environment(System.getenv());
             if (db != null || System.getenv("FSINDEX_URL") == null) {
                 builder.jdbcUrl(db != null ? db : DEFAULT_DB);
             }
-            return builder.build();
+            return builder;
         }
     }
 
@@ -126,11 +142,11 @@ public final class FsIndexCli {
                     printMoves(index, feedBefore, r.scanId(), out);
                 }
                 out.printf("scan %d of %s: %d added, %d modified, %d moved, %d unchanged, %d deleted, %d skipped"
-                                + " (newer scan), %d errors in %.1f s%n", r.scanId(), r.root(), r.added(),
+                                + " (newer scan), %d errors in %.1f s%n", r.scanId(), escaped(r.root()), r.added(),
                         r.modified(), r.moved(), r.unchanged(), r.deleted(), r.skipped(), r.errors().size(),
                         r.duration().toMillis() / 1000.0);
                 List<ScanError> errors = r.errors();
-                errors.stream().limit(20).forEach(e -> err.println("  " + e));
+                errors.stream().limit(20).forEach(e -> err.println("  " + escaped(e)));
                 if (errors.size() > 20) {
                     err.println("  … and " + (errors.size() - 20) + " more");
                 }
@@ -146,7 +162,7 @@ public final class FsIndexCli {
         for (ChangeBatch page = index.changesSince(cursor, 1000); !page.changes().isEmpty();
              page = index.changesSince(page.nextCursor(), 1000)) {
             page.changes().stream().filter(c -> c.scanId() == scanId && c.type() == ChangeType.MOVED)
-                    .forEach(c -> out.printf("moved %s -> %s%n", c.previousPath(), c.path()));
+                    .forEach(c -> out.printf("moved %s -> %s%n", escaped(c.previousPath()), escaped(c.path())));
         }
     }
 
@@ -162,7 +178,7 @@ public final class FsIndexCli {
         @Override
         public Integer call() throws InterruptedException {
             PrintWriter out = out();
-            try (FsIndex index = open()) {
+            try (IndexReader index = read()) {
                 long cursor = since;
                 while (true) {
                     ChangeBatch page = index.changesSince(cursor, 1000);
@@ -173,8 +189,8 @@ public final class FsIndexCli {
                         return 3;
                     }
                     for (Change c : page.changes()) {
-                        out.printf("%d %s %s %s%s%n", c.seq(), c.type(), c.kind(), c.path(),
-                                c.previousPath() == null ? "" : " <- " + c.previousPath());
+                        out.printf("%d %s %s %s%s%n", c.seq(), c.type(), c.kind(), escaped(c.path()),
+                                c.previousPath() == null ? "" : " <- " + escaped(c.previousPath()));
                     }
                     cursor = page.nextCursor();
                     if (page.changes().isEmpty()) {
@@ -198,16 +214,16 @@ public final class FsIndexCli {
         @Override
         public Integer call() {
             PrintWriter out = out();
-            try (FsIndex index = open()) {
+            try (IndexReader index = read()) {
                 Optional<FileEntry> entry = index.lookup(path);
                 if (entry.isEmpty()) {
-                    err().println("fsindex: " + path + " is not in the index (scan it first)");
+                    err().println("fsindex: " + escaped(path) + " is not in the index (scan it first)");
                     return 1;
                 }
                 List<FileEntry> children = index.children(path);
                 for (FileEntry e : children.isEmpty() ? List.of(entry.get()) : children) {
-                    out.printf("%-12s %12d  %s  %s%s%n", e.kind(), e.size(), TIME.format(e.mtime()), e.name(),
-                            e.linkTarget() == null ? "" : " -> " + e.linkTarget());
+                    out.printf("%-12s %12d  %s  %s%s%n", e.kind(), e.size(), TIME.format(e.mtime()),
+                            escaped(e.name()), e.linkTarget() == null ? "" : " -> " + escaped(e.linkTarget()));
                 }
                 return 0;
             }
@@ -222,19 +238,19 @@ public final class FsIndexCli {
         @Override
         public Integer call() {
             PrintWriter out = out();
-            try (FsIndex index = open()) {
+            try (IndexReader index = read()) {
                 IndexInfo info = index.info(scans);
-                out.printf("database:       %s%n", info.database());
+                out.printf("database:       %s%n", escaped(info.database()));
                 out.printf("schema version: %d%n", info.schemaVersion());
                 out.printf("entries:        %d (%d directories)%n", info.files(), info.directories());
                 out.printf("recent scans:%n");
                 for (ScanRecord s : info.recentScans()) {
                     out.printf("  %5d  %-9s %s  %s  +%d ~%d >%d -%d  %d errors%s%s%n", s.id(), s.state(),
-                            TIME.format(s.startedAt()), s.root(), s.added(), s.updated(), s.moved(), s.deleted(),
+                            TIME.format(s.startedAt()), escaped(s.root()), s.added(), s.updated(), s.moved(), s.deleted(),
                             s.errors(),
                             s.state().equals("ABANDONED") && s.finishedAt() != null
                                     ? "  last alive " + TIME.format(s.finishedAt()) : "",
-                            s.message() == null ? "" : "  (" + s.message() + ")");
+                            s.message() == null ? "" : "  (" + escaped(s.message()) + ")");
                 }
                 return 0;
             }
@@ -292,7 +308,7 @@ public final class FsIndexCli {
                 return;
             }
             lastPrint = now;
-            String current = p.current() == null ? "" : p.current().toString();
+            String current = p.current() == null ? "" : escaped(p.current());
             if (current.length() > 50) {
                 current = "…" + current.substring(current.length() - 49);
             }

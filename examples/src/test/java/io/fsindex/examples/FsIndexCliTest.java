@@ -87,10 +87,29 @@ class FsIndexCliTest {
     }
 
     @Test
-    void lsOfAPathNotInTheIndexSaysSo() {
+    void lsOfAPathNotInTheIndexSaysSo() throws IOException {
         String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
-        assertThat(run("ls", tmp.toString(), "--db", db)).isEqualTo(1);
+        Path scanned = Files.createDirectories(tmp.resolve("scanned"));
+        assertThat(run("scan", scanned.toString(), "--db", db)).isZero();
+        assertThat(run("ls", tmp.resolve("elsewhere").toString(), "--db", db)).isEqualTo(1);
         assertThat(err.toString()).contains("not in the index");
+    }
+
+    @Test
+    void aRootScannedThroughASymlinkIsListedThroughIt() throws IOException {
+        Path tree = Files.createDirectories(tmp.resolve("tree"));
+        Files.createDirectories(tree.resolve("sub"));
+        Files.writeString(tree.resolve("a.txt"), "hello");
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), tree);
+        String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
+
+        assertThat(run("scan", link.toString(), "--db", db)).isZero();
+        assertThat(out.toString()).contains("scan 1 of " + tree.toRealPath());
+
+        assertThat(run("ls", link.toString(), "--db", db)).as(err.toString()).isZero();
+        assertThat(out.toString().lines()).hasSize(2);
+        assertThat(out.toString()).contains("a.txt").contains("sub");
+        assertThat(run("ls", link.resolve("sub").toString(), "--db", db)).as(err.toString()).isZero();
     }
 
     @Test

@@ -15,7 +15,8 @@ public interface IndexReader extends AutoCloseable {
 
     /**
      * Returns the entry recorded for {@code path}, if any (made absolute; found as given, then with its parent
-     * resolved to its real path; the final name is never followed).
+     * resolved to its real path, so a recorded link is found as the link, then resolved whole as scans resolve their
+     * root, so a root scanned through a link is found through it).
      *
      * @param path the path to look up
      * @return the entry, or empty if the index holds none for the path
@@ -23,7 +24,8 @@ public interface IndexReader extends AutoCloseable {
     Optional<FileEntry> lookup(Path path);
 
     /**
-     * Returns the recorded children of directory {@code path}, sorted by name; empty if it is not recorded.
+     * Returns the recorded children of directory {@code path} (found as {@link #lookup} finds it), sorted by name;
+     * empty if it is not recorded.
      *
      * @param path the directory
      * @return its children

@@ -16,7 +16,6 @@ import io.fsindex.api.ScanSession;
 import io.fsindex.api.Walker;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -240,8 +239,10 @@ public final class FsIndex implements IndexReader {
 
     /**
      * Returns the entry recorded for {@code path}, if any. The path is made absolute and looked up as given (which
-     * finds entries recorded below a followed link), then with its parent resolved to its real path, as scan roots
-     * are stored; the final name itself is never followed, so a link is found as the link.
+     * finds entries recorded below a followed link), then with its parent resolved to its real path, so a link that
+     * was recorded is found as the link, and last resolved whole as a scan resolves its root, so a root scanned
+     * through a link is found through it. Resolving uses the longest prefix that still exists on disk, so an entry
+     * recorded but since deleted is found too.
      */
     public Optional<FileEntry> lookup(Path path) {
         ensureOpen();
@@ -257,11 +258,24 @@ public final class FsIndex implements IndexReader {
         if (literal.isPresent()) {
             return Optional.of(new Located(abs, literal.get()));
         }
-        Path canonical = canonical(abs);
-        return canonical.equals(abs) ? Optional.empty() : find(c, canonical).map(row -> new Located(canonical, row));
+        Path linkItself = RealPaths.resolveParent(abs);
+        if (!linkItself.equals(abs)) {
+            Optional<Row> row = find(c, linkItself);
+            if (row.isPresent()) {
+                return Optional.of(new Located(linkItself, row.get()));
+            }
+        }
+        Path real = RealPaths.resolve(abs);
+        if (real.equals(abs) || real.equals(linkItself)) {
+            return Optional.empty();
+        }
+        return find(c, real).map(row -> new Located(real, row));
     }
 
-    /** Returns the recorded children of directory {@code path}, sorted by name; empty if it is not recorded. */
+    /**
+     * Returns the recorded children of directory {@code path} (found as {@link #lookup} finds it), sorted by name;
+     * empty if it is not recorded.
+     */
     public List<FileEntry> children(Path path) {
         ensureOpen();
         return db.read(c -> {
@@ -448,19 +462,6 @@ public final class FsIndex implements IndexReader {
             parent = row.id();
         }
         return Optional.ofNullable(row);
-    }
-
-    private static Path canonical(Path path) {
-        Path abs = path.toAbsolutePath().normalize();
-        Path parent = abs.getParent();
-        if (parent == null) {
-            return abs;
-        }
-        try {
-            return parent.toRealPath().resolve(abs.getFileName().toString());
-        } catch (IOException e) {
-            return abs;
-        }
     }
 
     long insertScanRow(Connection c, String root) throws SQLException {
@@ -662,6 +663,8 @@ public final class FsIndex implements IndexReader {
          * read-only session), so even a statement run through one of them cannot write. With
          * {@link #dataSource(DataSource) an application's data source}, give it one of its own (ideally with a
          * database user that may only read): the connections it borrowed go back to that data source read-only.
+         * A database that is not there is an error, never created; an SQLite file is read without write access to
+         * it or its directory if need be (as immutable when no scan has it open, see {@code SqliteDialect}).
          *
          * @return the read-only handle
          * @throws io.fsindex.api.SchemaException if the tables are missing, older or newer than this fsindex, or do not
@@ -691,7 +694,8 @@ public final class FsIndex implements IndexReader {
                     d = Dialects.forUrl(jdbcUrl != null ? jdbcUrl : urlOf(dataSource));
                 }
                 if (ds == null) {
-                    ds = d.openDataSource(jdbcUrl, user, password);
+                    ds = readOnly ? d.openReadOnlyDataSource(jdbcUrl, user, password)
+                            : d.openDataSource(jdbcUrl, user, password);
                     owned = ds instanceof AutoCloseable a ? a : null;
                 }
                 FsIndex index = new FsIndex(this, ds, d, owned, readOnly);

@@ -731,12 +731,7 @@ final class Scan {
         Path parent = abs.getParent();
         List<WalkedEntry> trunk = new ArrayList<>();
         if (parent != null) {
-            Path realParent;
-            try {
-                realParent = parent.toRealPath();
-            } catch (IOException e) {
-                realParent = parent;
-            }
+            Path realParent = RealPaths.resolve(parent);    // as lookups resolve it, so they agree on the row
             trunk.add(new WalkedEntry(realParent.getRoot().toString(), null));
             for (Path name : realParent) {
                 trunk.add(new WalkedEntry(name.toString(), null));

@@ -83,6 +83,11 @@ final class SchemaManager {
     void validate() throws SQLException {
         try (Connection c = db.connect()) {
             int version = version(c);
+            if (version == 0 && db.readOnly) {
+                throw new SchemaException("no index in this " + db.dialect.name() + " database: no fsindex tables ("
+                        + t.prefix + "*) found, and a read-only handle never creates them; check the database and"
+                        + " table prefix, or scan into it first");
+            }
             if (version == 0) {
                 throw new SchemaException("no fsindex tables (" + t.prefix + "*) found in the " + db.dialect.name()
                         + " database, and the schema mode is VALIDATE: apply fsindex's schema scripts first, or open"

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileKind;
+import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
@@ -97,6 +98,32 @@ public abstract class FsIndexConformanceTest extends IndexTest {
         assertThat(index.children(root.resolve("d"))).extracting(FileEntry::name).containsExactly("f.txt", "g.txt");
         assertThat(index.lookup(root.resolve("nope"))).isEmpty();
         assertThat(index.children(root.resolve("nope"))).isEmpty();
+    }
+
+    @Test
+    void aRootScannedThroughASymlinkIsFoundThroughItToo() throws IOException {
+        Path root = tree("d/", "d/f.txt", "d/gone.txt", "top.txt");
+        Path alias = Files.createSymbolicLink(tmp.resolve("alias"), root);
+        Path aliasOfParent = Files.createSymbolicLink(tmp.resolve("parentAlias"), tmp);
+        FsIndex index = openIndex();
+
+        ScanResult r = index.scan(alias);
+        Files.delete(root.resolve("d/gone.txt"));       // recorded, gone on disk: still found until the next scan
+
+        assertThat(r.root()).as("scans store the real path").isEqualTo(root);
+        try (IndexReader reader = database().builder(prefix()).buildReader()) {
+            for (IndexReader read : List.of(index, reader)) {
+                assertThat(read.lookup(alias)).get().extracting(FileEntry::path, FileEntry::kind)
+                        .containsExactly(root, FileKind.DIRECTORY);
+                assertThat(read.children(alias)).extracting(FileEntry::name).containsExactly("d", "top.txt");
+                assertThat(read.lookup(alias.resolve("d/f.txt"))).get().extracting(FileEntry::path)
+                        .isEqualTo(root.resolve("d/f.txt"));
+                assertThat(read.lookup(alias.resolve("d/gone.txt"))).isPresent();
+                assertThat(read.children(aliasOfParent.resolve("alias/d"))).extracting(FileEntry::name)
+                        .containsExactly("f.txt", "gone.txt");
+                assertThat(read.lookup(alias.resolve("nope"))).isEmpty();
+            }
+        }
     }
 
     @Test

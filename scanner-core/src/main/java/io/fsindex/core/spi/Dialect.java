@@ -45,6 +45,15 @@ public interface Dialect {
     /** Opens a data source for a URL when the application gave none; fsindex closes it if it is AutoCloseable. */
     DataSource openDataSource(String jdbcUrl, String user, String password);
 
+    /**
+     * Opens a data source for a read-only index ({@code FsIndex.Builder.buildReader()}): it must not create a database
+     * that does not exist, nor need write access to open or read one. By default {@link #openDataSource}, right for
+     * servers, where connecting creates nothing.
+     */
+    default DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password) {
+        return openDataSource(jdbcUrl, user, password);
+    }
+
     /** Prepares a connection just taken from the data source, e.g. per-connection settings; called on every borrow. */
     default void prepare(Connection connection) throws SQLException {
     }
