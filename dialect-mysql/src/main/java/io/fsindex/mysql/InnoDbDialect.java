@@ -173,6 +173,12 @@ abstract class InnoDbDialect implements Dialect {
         return name.length() <= 64 ? name : name.substring(0, 48) + Integer.toHexString(name.hashCode());
     }
 
+    /** MySQL and MariaDB refuse a longer table, index or constraint name (error 1059). */
+    @Override
+    public int maxIdentifierLength() {
+        return 64;
+    }
+
     @Override
     public boolean isRetryable(SQLException e) {
         return e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT
