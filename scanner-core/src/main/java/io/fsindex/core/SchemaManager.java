@@ -94,9 +94,9 @@ final class SchemaManager {
             });
             return true;
         } catch (FailedStatement failed) {
-            // Rolled back. The other connection's CREATE of the same table committed first, and with it a version
-            // at least as new as the one this script was to bring (a version is recorded in the transaction, or on
-            // an engine whose DDL commits on its own, after the statement, that created its tables).
+            // Rolled back. In the race, the other connection's CREATE of the same object committed first, and with
+            // it the version its script brought: at least the one this script was to bring, so the next attempt
+            // starts past it. Otherwise the name is taken for good (or the statement is wrong for this database).
             if (committedVersion(c, failed) >= failed.version) {
                 return false;
             }
