@@ -413,6 +413,9 @@ public abstract class FsIndexConformanceTest extends IndexTest {
                     .isInstanceOf(io.fsindex.api.FsIndexConfigurationException.class)
                     .hasMessageContaining("tablePrefix '" + tooLong + "' is " + (longest + 1) + " characters long")
                     .hasMessageContaining("Use a prefix of at most " + longest + " characters");
+            assertThatThrownBy(() -> database().builder(tooLong).buildReader())
+                    .isInstanceOf(io.fsindex.api.FsIndexConfigurationException.class)
+                    .hasMessageContaining("Use a prefix of at most " + longest + " characters");
             assertThat(new RawIndex(database(), tooLong).tableCount()).as("tables created").isZero();
         }
     }
