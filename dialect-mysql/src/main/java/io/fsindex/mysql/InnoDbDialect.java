@@ -173,6 +173,12 @@ abstract class InnoDbDialect implements Dialect {
         return name.length() <= 64 ? name : name.substring(0, 48) + Integer.toHexString(name.hashCode());
     }
 
+    /** MySQL and MariaDB refuse a longer table, index or constraint name (error 1059). */
+    @Override
+    public int maxIdentifierLength() {
+        return 64;
+    }
+
     @Override
     public boolean isRetryable(SQLException e) {
         return e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT
@@ -372,10 +378,15 @@ abstract class InnoDbDialect implements Dialect {
      * Runs {@code load} with {@code text} as its local file. A {@code LOCAL} load turns what would be an error (a row
      * that breaks a constraint, a value cut short) into a warning and goes on; any warning fails it here instead.
      */
-    private long loadLocal(Connection c, String load, java.io.InputStream text) throws SQLException {
+    long loadLocal(Connection c, String load, java.io.InputStream text) throws SQLException {
         try (java.sql.Statement s = c.createStatement()) {
             sendLocalInfileFrom(s, text);
-            long rows = s.executeLargeUpdate(load);
+            long rows;
+            try {
+                rows = s.executeLargeUpdate(load);
+            } finally {
+                stopSendingLocalInfile(s);
+            }
             java.sql.SQLWarning w = s.getWarnings();
             if (w != null) {
                 throw new SQLException("LOAD DATA LOCAL INFILE left a warning: " + w.getMessage(), w.getSQLState(),
@@ -393,9 +404,13 @@ abstract class InnoDbDialect implements Dialect {
         return false;
     }
 
-    /** Makes statement {@code s} send {@code text} when the server asks for its local file. */
+    /** Makes statement {@code s} send {@code text}, and only that, when the server asks for its local file. */
     void sendLocalInfileFrom(java.sql.Statement s, java.io.InputStream text) throws SQLException {
         throw new SQLException(name() + " sends no local files here");
+    }
+
+    /** Undoes {@link #sendLocalInfileFrom} once statement {@code s} has run, failed or not. */
+    void stopSendingLocalInfile(java.sql.Statement s) throws SQLException {
     }
 
     /**

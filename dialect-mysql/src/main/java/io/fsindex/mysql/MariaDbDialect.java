@@ -45,11 +45,13 @@ public final class MariaDbDialect extends InnoDbDialect {
 
     /**
      * Server-side prepared statements: the server parses each statement once per connection instead of once per
-     * execution, and a batch (the change feed's rows) goes as one bulk command instead of a statement per row.
+     * execution, and a batch (the change feed's rows) goes as one bulk command instead of a statement per row. No
+     * local files ({@code allowLocalInfile}, on by default in MariaDB Connector/J): fsindex never loads any here
+     * ({@link #bulkLoader}), so the pool it opens does not offer the server to send one.
      */
     @Override
     Map<String, String> extraDriverProperties() {
-        return Map.of("useServerPrepStmts", "true");
+        return Map.of("useServerPrepStmts", "true", "allowLocalInfile", "false");
     }
 
     /** ER_DUP_ENTRY: the warning {@code INSERT IGNORE} leaves for a row it left out as a duplicate. */

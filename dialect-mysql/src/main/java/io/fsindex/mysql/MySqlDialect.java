@@ -1,6 +1,8 @@
 package io.fsindex.mysql;
 
 import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.conf.PropertySet;
+import com.mysql.cj.conf.RuntimeProperty;
 import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.JdbcStatement;
 import java.io.InputStream;
@@ -52,19 +54,45 @@ public final class MySqlDialect extends InnoDbDialect {
     }
 
     /**
-     * Connector/J sends local files only with {@code allowLoadLocalInfile=true}, which it leaves off because the
-     * server may then ask for any file the application can read, and fsindex does not turn it on. With it on the JDBC
-     * URL (and {@code local_infile=ON} on the server), fsindex loads new subtrees with {@code LOAD DATA LOCAL INFILE}
-     * from memory; without, it inserts them.
+     * Whether Connector/J asks the server to allow local data at all: with {@code allowLoadLocalInfileInPath} (the
+     * setting to prefer) or {@code allowLoadLocalInfile=true} on the JDBC URL; fsindex sets neither itself. With
+     * either (and {@code local_infile=ON} on the server), fsindex loads new subtrees with
+     * {@code LOAD DATA LOCAL INFILE} from memory; without, it inserts them. See {@link #sendLocalInfileFrom}.
      */
     @Override
     boolean driverAllowsLocalInfile(Connection c) throws SQLException {
-        return c.isWrapperFor(JdbcConnection.class) && c.unwrap(JdbcConnection.class).getPropertySet()
-                .getBooleanProperty(PropertyKey.allowLoadLocalInfile).getValue();
+        if (!c.isWrapperFor(JdbcConnection.class)) {
+            return false;
+        }
+        PropertySet settings = c.unwrap(JdbcConnection.class).getPropertySet();
+        return settings.getBooleanProperty(PropertyKey.allowLoadLocalInfile).getValue()
+                || settings.getStringProperty(PropertyKey.allowLoadLocalInfileInPath).isExplicitlySet();
     }
 
+    /**
+     * Gives the statement's connection {@code text} as the local file and switches {@code allowLoadLocalInfile} on
+     * for the statement: Connector/J then sends that text, and nothing else, whatever file the server names. With
+     * {@code allowLoadLocalInfileInPath} as the opt-in, the driver sends nothing at any other time but files below
+     * that path; {@link #stopSendingLocalInfile} switches back.
+     */
     @Override
     void sendLocalInfileFrom(Statement s, InputStream text) throws SQLException {
         s.unwrap(JdbcStatement.class).setLocalInfileInputStream(text);
+        allowLoadLocalInfile(s).setValue(true);
+    }
+
+    /**
+     * Sets {@code allowLoadLocalInfile} back to what the connection was opened with, and forgets the text (the driver
+     * would otherwise keep it, and send what is left of it, for as long as the connection lives).
+     */
+    @Override
+    void stopSendingLocalInfile(Statement s) throws SQLException {
+        s.unwrap(JdbcStatement.class).setLocalInfileInputStream(null);
+        allowLoadLocalInfile(s).resetValue();
+    }
+
+    private static RuntimeProperty<Boolean> allowLoadLocalInfile(Statement s) throws SQLException {
+        return s.getConnection().unwrap(JdbcConnection.class).getPropertySet()
+                .getBooleanProperty(PropertyKey.allowLoadLocalInfile);
     }
 }

@@ -116,4 +116,28 @@ class MariaDbBehaviourTest extends InnoDbBehaviourTest {
         }
         return n;
     }
+
+    /**
+     * Guards {@code allowLocalInfile=false} on the pool fsindex opens: fsindex loads nothing on MariaDB, so its
+     * connections do not offer the server local files, and a {@code LOAD DATA LOCAL INFILE} naming one fails instead
+     * of sending it. A plain connection (the driver's default) sends it, so it is the pool's setting that refuses.
+     */
+    @Test
+    void thePoolFsindexOpensSendsNoLocalFile() throws Exception {
+        java.nio.file.Path secret = java.nio.file.Files.writeString(tmp.resolve("secret.txt"), "secret\n");
+        String table = prefix + "received";
+        String loadSecret = "LOAD DATA LOCAL INFILE '" + secret + "' INTO TABLE " + table;
+        io.fsindex.testkit.TestDatabase db = server().database();
+        javax.sql.DataSource pool = dialect().openDataSource(db.jdbcUrl(), db.user(), db.password());
+        try (AutoCloseable closing = (AutoCloseable) pool; Connection c = pool.getConnection();
+             Statement s = c.createStatement();
+             Connection plain = server().connect(); Statement p = plain.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (line TEXT)");
+            assertThatThrownBy(() -> s.execute(loadSecret)).isInstanceOf(SQLException.class);
+            assertThat(InnoDbBehaviourTest.singleLong(s, "SELECT COUNT(*) FROM " + table)).isZero();
+
+            p.execute(loadSecret);
+            assertThat(InnoDbBehaviourTest.singleLong(s, "SELECT COUNT(*) FROM " + table)).isOne();
+        }
+    }
 }

@@ -7,6 +7,7 @@ import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.testkit.TestDatabase;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -52,6 +53,46 @@ class MySqlBehaviourTest extends InnoDbBehaviourTest {
             assertThat(loader.load(c, new java.io.ByteArrayInputStream(good.getBytes(StandardCharsets.UTF_8))))
                     .isEqualTo(1);
             assertThat(InnoDbBehaviourTest.singleLong(s, "SELECT @@foreign_key_checks")).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Guards the local-data setting {@code dialect-mysql/README.md} recommends ({@code allowLoadLocalInfileInPath}
+     * naming a directory with nothing in it) and {@link MySqlDialect#sendLocalInfileFrom}: fsindex loads with it,
+     * the driver sends fsindex's rows and nothing else when the server names another file during fsindex's load (here
+     * the statement names it, as a rogue server would in its request), and sends no file for any other statement,
+     * before or after a load.
+     */
+    @Test
+    void withTheRecommendedSettingTheDriverSendsFsindexsRowsAndNoFile() throws Exception {
+        Path secret = Files.writeString(tmp.resolve("secret.txt"), "secret\n");
+        MySqlDialect dialect = new MySqlDialect();
+        TestDatabase loading = server().loadingDatabase();
+        javax.sql.DataSource pool = dialect.openDataSource(loading.jdbcUrl(), loading.user(), loading.password());
+        try (AutoCloseable closing = (AutoCloseable) pool; Connection c = pool.getConnection();
+             Statement s = c.createStatement()) {
+            dialect.prepare(c);
+            s.execute("CREATE TABLE " + prefix + "received (line TEXT)");
+            String loadSecret = "LOAD DATA LOCAL INFILE '" + secret + "' INTO TABLE " + prefix + "received";
+            assertThat(dialect.bulkLoader(new FsTables(prefix)).available(c)).as("fsindex loads").isTrue();
+
+            assertThatThrownBy(() -> s.execute(loadSecret)).isInstanceOf(SQLException.class);
+            assertThat(dialect.loadLocal(c, loadSecret, new java.io.ByteArrayInputStream(
+                    "fsindex's rows\n".getBytes(StandardCharsets.UTF_8)))).isEqualTo(1);
+            assertThatThrownBy(() -> s.execute(loadSecret)).isInstanceOf(SQLException.class);
+
+            assertThat(InnoDbBehaviourTest.singleLong(s, "SELECT COUNT(*) FROM " + prefix + "received")).isOne();
+            assertThat(InnoDbBehaviourTest.singleLong(s, "SELECT COUNT(*) FROM " + prefix + "received"
+                    + " WHERE line = 'fsindex''s rows'")).isOne();
+        }
+    }
+
+    /** {@code allowLoadLocalInfile=true}, the setting earlier versions documented, still lets fsindex load. */
+    @Test
+    void allowLoadLocalInfileStillLetsFsindexLoad() throws Exception {
+        TestDatabase open = server().withUrlSetting("allowLoadLocalInfile=true");
+        try (Connection c = java.sql.DriverManager.getConnection(open.jdbcUrl(), open.user(), open.password())) {
+            assertThat(dialect().bulkLoader(new FsTables(prefix)).available(c)).isTrue();
         }
     }
 }

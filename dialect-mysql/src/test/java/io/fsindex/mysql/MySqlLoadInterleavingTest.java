@@ -8,7 +8,6 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
 import io.fsindex.testkit.TestDatabase;
 import io.fsindex.testkit.Trees;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -19,8 +18,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.SQLDialect;
 import org.junit.jupiter.api.Test;
@@ -28,14 +25,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * At {@code innodb_autoinc_lock_mode = 2}, MySQL 8's default, InnoDB numbers a {@code LOAD DATA}'s rows one at a time,
- * so another writer's insert can take a number between two of them. Shown by holding a load's text back three
- * quarters of the way while another connection inserts a row: the scan cannot tell its rows' ids, undoes the
- * transaction and inserts them instead, and every row and change comes out once. Guards the check in the InnoDB
- * loader's {@code loadedIds}: without it, the rows after the gap would be recorded under ids one too small.
+ * so another writer's insert can take a number between two of them. Shown by stopping a load at its 1000th row (a
+ * trigger waits there for a lock this test holds) while another connection inserts a row: the scan cannot tell its
+ * rows' ids, undoes the transaction and inserts them instead, and every row and change comes out once. Guards the
+ * check in the InnoDB loader's {@code loadedIds}: without it, the rows after the gap would be recorded under ids one
+ * too small.
+ *
+ * <p>Each step waits for the event it needs, never for a time: the load's connection takes lock {@code reached}
+ * before the load starts and the trigger gives it up when the load stops, so this test's own request for it returns
+ * exactly then. The trigger stops only rows inserted while their connection holds {@code reached}, so a scan that
+ * never loads runs to its end (and the test fails) instead of waiting.
  */
 class MySqlLoadInterleavingTest {
     private static final int FILES = 4000;
-    private static final long WAIT_SECONDS = 60;
+    /** The loaded row the load stops before, once the rows before it have taken their numbers. */
+    private static final int STOP_AT_ROW = 1000;
 
     @TempDir
     Path tmp;
@@ -51,22 +55,40 @@ class MySqlLoadInterleavingTest {
         Trees.create(root, paths);
         Path tree = root.toRealPath();
         String prefix = TestDatabase.freshPrefix();
-        PausingLoads dialect = new PausingLoads();
+        String reached = "'" + prefix + "reached'";
+        String go = "'" + prefix + "go'";
+        LockingLoads dialect = new LockingLoads(reached);
         try (FsIndex index = TestServer.mysql().loadingDatabase().builder(prefix).dialect(dialect).build();
+             Connection gate = TestServer.mysql().connect();
+             Statement g = gate.createStatement();
              Connection other = TestServer.mysql().connect();
              Statement s = other.createStatement()) {
             assertThat(value(s, "SELECT @@innodb_autoinc_lock_mode")).as("the lock mode this test is about")
                     .isEqualTo(2);
+            g.execute("CREATE TRIGGER " + prefix + "files_stop BEFORE INSERT ON " + prefix + "files FOR EACH ROW"
+                    + " BEGIN IF NEW.name LIKE 'file-%' AND IS_USED_LOCK(" + reached + ") = CONNECTION_ID() THEN"
+                    + " SET @fsindex_test_rows = COALESCE(@fsindex_test_rows, 0) + 1;"
+                    + " IF @fsindex_test_rows = " + STOP_AT_ROW + " THEN"
+                    + " DO RELEASE_LOCK(" + reached + "), GET_LOCK(" + go + ", -1);"
+                    + " END IF; END IF; END");
+            assertThat(value(g, "SELECT GET_LOCK(" + go + ", 0)")).isOne();
             long cursor = index.changeFeedEnd();
             CompletableFuture<ScanResult> scan = CompletableFuture.supplyAsync(() -> index.scan(tree));
-            assertThat(dialect.paused.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("a load paused").isTrue();
-            awaitLoadedRows(s);
+            awaitBeforeTheScanEnds(dialect.loading, scan, "the load began");
+            CompletableFuture<Long> stopped = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return value(s, "SELECT GET_LOCK(" + reached + ", -1)");
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            awaitBeforeTheScanEnds(stopped, scan, "the load stopped at its " + STOP_AT_ROW + "th row");
             s.executeUpdate("INSERT INTO " + prefix + "scans (root, state, started_at) VALUES ('/other', 'COMPLETED',"
                     + " 0)");
             s.executeUpdate("INSERT INTO " + prefix + "files (parent, name, kind, scan_id) SELECT NULL, 'other',"
                     + " 'FILE', MAX(id) FROM " + prefix + "scans WHERE root = '/other'");
-            dialect.resume.countDown();
-            ScanResult result = scan.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            g.execute("DO RELEASE_LOCK(" + go + ")");
+            ScanResult result = scan.join();
 
             int added = tree.getNameCount() + 1 + 1 + FILES;    // the trunk from "/" down to the tree, d, its files
             assertThat(result.added()).isEqualTo(added);
@@ -76,10 +98,21 @@ class MySqlLoadInterleavingTest {
             for (Change c : changes) {
                 assertThat(index.lookup(c.path()).orElseThrow().id()).as(c.path().toString()).isEqualTo(c.id());
             }
-            assertThat(dialect.loads.get()).as("the paused load, then none: the scan inserts from then on")
+            assertThat(dialect.loads.get()).as("the stopped load, then none: the scan inserts from then on")
                     .isEqualTo(1);
             assertThat(index.scan(tree).added()).isZero();
         }
+    }
+
+    /** Waits until {@code event} happens; fails at once, with the scan's own failure if any, if the scan ends first. */
+    private static void awaitBeforeTheScanEnds(CompletableFuture<?> event, CompletableFuture<ScanResult> scan,
+                                               String what) {
+        CompletableFuture.anyOf(event, scan).exceptionally(e -> null).join();
+        if (!event.isDone()) {
+            scan.join();
+            throw new AssertionError("the scan ended before " + what);
+        }
+        event.join();
     }
 
     private static long value(Statement s, String query) throws SQLException {
@@ -89,39 +122,16 @@ class MySqlLoadInterleavingTest {
         }
     }
 
-    /**
-     * Waits until the server has inserted some of the paused load's rows (its transaction's modified rows, which
-     * nothing else shows another connection before the commit).
-     */
-    private static void awaitLoadedRows(Statement s) throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (value(s, "SELECT COALESCE(MAX(trx_rows_modified), 0) FROM information_schema.innodb_trx"
-                + " WHERE trx_query LIKE 'LOAD DATA%'") == 0) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no loaded rows in " + WAIT_SECONDS + " s; transactions: " + transactions(s));
-            }
-            Thread.sleep(10); // a server's progress, which nothing signals
-        }
-    }
-
-    private static String transactions(Statement s) throws SQLException {
-        StringBuilder out = new StringBuilder();
-        try (ResultSet rs = s.executeQuery("SELECT trx_state, trx_rows_modified, trx_query FROM"
-                + " information_schema.innodb_trx")) {
-            while (rs.next()) {
-                out.append("\n  ").append(rs.getString(1)).append(' ').append(rs.getLong(2)).append(' ')
-                        .append(rs.getString(3));
-            }
-        }
-        return out.toString();
-    }
-
-    /** MySQL's dialect, whose first large load stops sending its text three quarters through until resumed. */
-    private static final class PausingLoads extends InnoDbDialect {
+    /** MySQL's dialect, whose first large load's connection takes lock {@code reached} before it starts. */
+    private static final class LockingLoads extends InnoDbDialect {
         private final MySqlDialect mysql = new MySqlDialect();
-        final CountDownLatch paused = new CountDownLatch(1);
-        final CountDownLatch resume = new CountDownLatch(1);
+        private final String reached;
+        final CompletableFuture<Void> loading = new CompletableFuture<>();
         final AtomicInteger loads = new AtomicInteger();
+
+        LockingLoads(String reached) {
+            this.reached = reached;
+        }
 
         @Override
         void sendLocalInfileFrom(Statement s, InputStream text) throws SQLException {
@@ -131,12 +141,20 @@ class MySqlLoadInterleavingTest {
             } catch (IOException e) {
                 throw new SQLException(e);
             }
-            if (size > FILES * 10) {
-                loads.incrementAndGet();
-                mysql.sendLocalInfileFrom(s, paused.getCount() > 0 ? new PausingStream(text, size * 3 / 4) : text);
-            } else {
-                mysql.sendLocalInfileFrom(s, text);
+            if (size > FILES * 10 && loads.incrementAndGet() == 1) {
+                try (Statement lock = s.getConnection().createStatement()) {
+                    if (value(lock, "SELECT GET_LOCK(" + reached + ", 0)") != 1) {
+                        throw new SQLException("lock " + reached + " is taken");
+                    }
+                }
+                loading.complete(null);
             }
+            mysql.sendLocalInfileFrom(s, text);
+        }
+
+        @Override
+        void stopSendingLocalInfile(Statement s) throws SQLException {
+            mysql.stopSendingLocalInfile(s);
         }
 
         @Override
@@ -172,41 +190,6 @@ class MySqlLoadInterleavingTest {
         @Override
         Map<String, String> extraDriverProperties() {
             return mysql.extraDriverProperties();
-        }
-
-        /** Sends up to {@code pauseAt} bytes, says so, and sends the rest once resumed. */
-        private final class PausingStream extends FilterInputStream {
-            private long sent;
-            private final long pauseAt;
-
-            PausingStream(InputStream in, long pauseAt) {
-                super(in);
-                this.pauseAt = pauseAt;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                if (sent == pauseAt && paused.getCount() > 0) {
-                    paused.countDown();
-                    try {
-                        if (!resume.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                            throw new IOException("not resumed");
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IOException(e);
-                    }
-                }
-                int n = super.read(b, off, sent < pauseAt ? (int) Math.min(len, pauseAt - sent) : len);
-                sent += Math.max(n, 0);
-                return n;
-            }
-
-            /** Nothing more without blocking, so the driver sends what it has before the pause. */
-            @Override
-            public int available() {
-                return 0;
-            }
         }
     }
 }

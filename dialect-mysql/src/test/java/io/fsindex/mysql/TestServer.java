@@ -73,15 +73,23 @@ final class TestServer {
     }
 
     /**
-     * The server with MySQL Connector/J's {@code allowLoadLocalInfile} switched on (MariaDB's driver needs nothing), so that fsindex loads new subtrees
-     * with {@code LOAD DATA LOCAL INFILE} (the embedded server allows it; an external one must have
-     * {@code local_infile=ON}).
+     * The MySQL server with local data allowed as {@code dialect-mysql/README.md} recommends, so that fsindex loads
+     * new subtrees with {@code LOAD DATA LOCAL INFILE} (the embedded server allows it; an external one must have
+     * {@code local_infile=ON}); MariaDB's dialect loads nothing.
      */
     TestDatabase loadingDatabase() {
+        return withUrlSetting("allowLoadLocalInfileInPath=" + NO_LOCAL_FILES);
+    }
+
+    /** A directory that does not exist: the only local files the driver may send are below it. */
+    static final String NO_LOCAL_FILES = "/nonexistent/fsindex-sends-only-its-own-rows";
+
+    /** The server, with {@code setting} ({@code key=value}) added to the JDBC URL. */
+    TestDatabase withUrlSetting(String setting) {
         if (engine != Engine.MYSQL) {
-            return database();      // MariaDB Connector/J sends local data unless told not to
+            return database();
         }
-        return new TestDatabase(url + (url.contains("?") ? "&" : "?") + "allowLoadLocalInfile=true", user, password);
+        return new TestDatabase(url + (url.contains("?") ? "&" : "?") + setting, user, password);
     }
 
     /** A plain JDBC connection to the test database, outside any fsindex pool. */

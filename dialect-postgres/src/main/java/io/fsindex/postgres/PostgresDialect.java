@@ -69,7 +69,9 @@ import org.postgresql.PGConnection;
  * then inserts), but if one does it is retried too, not skipped: a retry re-runs the whole directory's transaction, whose checks then see the
  * committed state and skip what must be skipped, so a directory's batch is applied entirely or not at all. The same
  * classification lets two processes creating the schema at once both succeed: the loser's {@code CREATE TABLE}
- * fails (23505 on the catalog, or 42P07) and its retry finds the schema in place.
+ * fails with 23505 on the catalog and its retry finds the schema in place. A {@code CREATE} that fails with
+ * duplicate_table (42P07) is run again only if another connection has committed the schema meanwhile (fsindex
+ * checks); otherwise a name is taken for good, and the error is reported at once.
  */
 public final class PostgresDialect implements Dialect {
     /** SQLSTATEs after which fsindex retries the whole transaction; see the class comment for why each is here. */
@@ -78,8 +80,7 @@ public final class PostgresDialect implements Dialect {
             "40P01", // deadlock_detected
             "55P03", // lock_not_available
             "23505", // unique_violation: a concurrent CREATE of the schema (on the catalog), or a COPY meeting a row
-            "23503", // foreign_key_violation: parent deleted concurrently; the retry's EXISTS check skips the child
-            "42P07"); // duplicate_table: a concurrent CREATE of the schema committed first; the retry finds it
+            "23503"); // foreign_key_violation: parent deleted concurrently; the retry's EXISTS check skips the child
 
     /** Connections one index may hold; each running scan keeps one for its whole run. */
     static final int MAX_POOL_SIZE = 10;
@@ -239,6 +240,15 @@ public final class PostgresDialect implements Dialect {
     @Override
     public Query analyzeFiles(FsTables t) {
         return DSL.query("analyze (skip_locked) {0}", t.files);
+    }
+
+    /**
+     * NAMEDATALEN - 1: PostgreSQL cuts a longer name short (with only a notice), so two of fsindex's names could
+     * become one.
+     */
+    @Override
+    public int maxIdentifierLength() {
+        return 63;
     }
 
     @Override

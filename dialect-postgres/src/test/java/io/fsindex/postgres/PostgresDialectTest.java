@@ -3,8 +3,10 @@ package io.fsindex.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fsindex.api.FsIndexConfigurationException;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.SchemaScripts;
 import io.fsindex.core.spi.Dialect;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
@@ -27,15 +29,32 @@ class PostgresDialectTest {
 
     @Test
     void retriesTransientFailuresAndConflictsTheRetrySettlesButNotOtherErrors() {
-        for (String state : new String[] {"40001", "40P01", "55P03", "23505", "23503", "42P07"}) {
+        for (String state : new String[] {"40001", "40P01", "55P03", "23505", "23503"}) {
             assertThat(dialect.isRetryable(new SQLException("x", state))).as(state).isTrue();
         }
-        for (String state : new String[] {"23514", "42601", "42P01", "08006", "57014", "22001"}) {
+        // duplicate_table: a name taken for good unless another connection committed the schema, which fsindex checks
+        for (String state : new String[] {"23514", "42601", "42P01", "08006", "57014", "22001", "42P07"}) {
             assertThat(dialect.isRetryable(new SQLException("x", state))).as(state).isFalse();
         }
         assertThat(dialect.isRetryable(new SQLException("no state"))).isFalse();
         // pgjdbc reports a failed batch with the failing statement's state
         assertThat(dialect.isRetryable(new BatchUpdateException("batch", "40P01", new int[0]))).isTrue();
+    }
+
+    /**
+     * PostgreSQL keeps 63 characters of a name; the longest fsindex derives is the prefix and
+     * {@code scans_check_unreferenced} (24), so prefixes of up to 39 characters fit, and the builder refuses longer
+     * ones before it connects.
+     */
+    @Test
+    void tablePrefixesOfUpTo39CharactersFitPostgresNames() {
+        assertThat(SchemaScripts.longestTablePrefix("jdbc:postgresql://127.0.0.1:1/files")).isEqualTo(39);
+        assertThatThrownBy(() -> FsIndex.builder().jdbcUrl("jdbc:postgresql://127.0.0.1:1/files")
+                .tablePrefix("p" + "x".repeat(38) + "_").build())
+                .isInstanceOf(FsIndexConfigurationException.class)
+                .hasMessage("tablePrefix 'p" + "x".repeat(38) + "_' is 40 characters long, too long for PostgreSQL,"
+                        + " whose names hold at most 63 characters: fsindex adds up to 24 characters to the prefix (p"
+                        + "x".repeat(38) + "_scans_check_unreferenced). Use a prefix of at most 39 characters");
     }
 
     @Test

@@ -1,10 +1,14 @@
 package io.fsindex.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fsindex.api.SchemaException;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.testkit.RawIndex;
 import io.fsindex.testkit.TestDatabase;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -49,6 +53,29 @@ class PostgresSchemaTest {
             }
             assertThat(monitor.queryLong("SELECT count(*) FROM " + t.schemaName())).isEqualTo(1);
         }
+    }
+
+    /**
+     * A schema statement that fails because its name is taken for good (here by an index of an application's table;
+     * a prefix cut short once did the same) is not a race: opening fails at once with PostgreSQL's own error and the
+     * statement, instead of retrying "relation already exists" until the retry timeout and then calling the database
+     * busy.
+     */
+    @Test
+    void aSchemaStatementThatFailsForGoodFailsTheOpeningAtOnceWithTheEnginesError() throws Exception {
+        TestDatabase db = PostgresTestServer.database();
+        String prefix = TestDatabase.freshPrefix();
+        RawIndex raw = new RawIndex(db, prefix);
+        raw.update("CREATE TABLE ${prefix}application (x INTEGER)");
+        raw.update("CREATE INDEX ${prefix}files_stale ON ${prefix}application (x)");
+
+        assertThatThrownBy(() -> db.builder(prefix).retryTimeout(Duration.ofMinutes(1)).build())
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("cannot create fsindex's tables " + prefix + "* in the PostgreSQL database")
+                .hasMessageContaining("relation \"" + prefix + "files_stale\" already exists")
+                .hasMessageContaining("CREATE INDEX " + prefix + "files_stale")
+                .hasMessageNotContaining("busy");
+        assertThat(raw.queryLongOr("SELECT count(*) FROM ${prefix}files", -1)).as("nothing left behind").isEqualTo(-1);
     }
 
     /** The V1 script as separate statements, comment lines dropped. */

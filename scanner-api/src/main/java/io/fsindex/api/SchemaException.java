@@ -9,4 +9,12 @@ public class SchemaException extends FsIndexException {
     public SchemaException(String message) {
         super(message);
     }
+
+    /**
+     * @param message what could not be done to the tables, and why
+     * @param cause   the database's error
+     */
+    public SchemaException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

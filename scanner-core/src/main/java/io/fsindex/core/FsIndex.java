@@ -577,7 +577,11 @@ public final class FsIndex implements IndexReader {
             return this;
         }
 
-        /** The prefix of fsindex's table names (default {@code fsindex_}). */
+        /**
+         * The prefix of fsindex's table names (default {@code fsindex_}): letters, digits and underscores. Where the
+         * engine limits names (PostgreSQL to 63 characters, MySQL and MariaDB to 64), {@link #build} refuses a prefix
+         * that would make one of fsindex's names longer, and says how long a prefix the engine takes.
+         */
         public Builder tablePrefix(String tablePrefix) {
             if (tablePrefix == null) {
                 throw new FsIndexConfigurationException("tablePrefix must not be null");
@@ -648,7 +652,8 @@ public final class FsIndex implements IndexReader {
          * Opens the index: picks the dialect, opens the database and creates, upgrades or checks the schema.
          *
          * @return the open index
-         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are
+         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are, or
+         *                                        the table prefix is too long for the database's names
          * @throws io.fsindex.api.SchemaException if the schema is from a newer fsindex or does not match
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
@@ -669,7 +674,8 @@ public final class FsIndex implements IndexReader {
          * @return the read-only handle
          * @throws io.fsindex.api.SchemaException if the tables are missing, older or newer than this fsindex, or do not
          *                                        match
-         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are
+         * @throws FsIndexConfigurationException  if neither a JDBC URL nor a data source is set, or both are, or
+         *                                        the table prefix is too long for the database's names
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
         public IndexReader buildReader() {
@@ -693,6 +699,7 @@ public final class FsIndex implements IndexReader {
                 if (d == null) {
                     d = Dialects.forUrl(jdbcUrl != null ? jdbcUrl : urlOf(dataSource));
                 }
+                TablePrefixLimit.check(d, tablePrefix);
                 if (ds == null) {
                     ds = readOnly ? d.openReadOnlyDataSource(jdbcUrl, user, password)
                             : d.openDataSource(jdbcUrl, user, password);

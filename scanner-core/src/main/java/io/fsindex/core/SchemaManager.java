@@ -60,23 +60,72 @@ final class SchemaManager {
         try (Connection c = db.connect()) {
             db.dialect.lockSchema(c, t.prefix);
             try {
-                db.write(c, conn -> {
-                    int version = version(c);
-                    if (version > CURRENT_VERSION) {
-                        throw newer(version);
-                    }
-                    if (version > 0 && version < CURRENT_VERSION) {
-                        check(c, version);    // upgrade only tables that are what their version says
-                    }
-                    for (int v = version + 1; v <= CURRENT_VERSION; v++) {
-                        apply(c, v);
-                    }
-                    return null;
-                });
+                while (!upgraded(c)) {
+                    // another connection created or upgraded the tables meanwhile: start again from what it left
+                }
             } finally {
                 db.dialect.unlockSchema(c, t.prefix);
             }
             check(c, CURRENT_VERSION);
+        }
+    }
+
+    /**
+     * Brings the tables to {@link #CURRENT_VERSION} in one write transaction; returns false if a schema statement
+     * failed because another connection, one that does not take {@link io.fsindex.core.spi.Dialect#lockSchema the
+     * schema lock} (an older fsindex, a migration tool), was creating or upgrading the same tables at the same time.
+     * Any other failure of a schema statement is thrown at once with the engine's message: it is not a race, and
+     * running the statement again would only fail the same way until the retry timeout.
+     */
+    private boolean upgraded(Connection c) throws SQLException {
+        try {
+            db.write(c, conn -> {
+                int version = version(c);
+                if (version > CURRENT_VERSION) {
+                    throw newer(version);
+                }
+                if (version > 0 && version < CURRENT_VERSION) {
+                    check(c, version);    // upgrade only tables that are what their version says
+                }
+                for (int v = version + 1; v <= CURRENT_VERSION; v++) {
+                    apply(c, v);
+                }
+                return null;
+            });
+            return true;
+        } catch (FailedStatement failed) {
+            // Rolled back. In the race, the other connection's CREATE of the same object committed first, and with
+            // it the version its script brought: at least the one this script was to bring, so the next attempt
+            // starts past it. Otherwise the name is taken for good (or the statement is wrong for this database).
+            if (committedVersion(c, failed) >= failed.version) {
+                return false;
+            }
+            throw new SchemaException("cannot " + (failed.version == 1 ? "create" : "upgrade") + " fsindex's tables "
+                    + t.prefix + "* in the " + db.dialect.name() + " database (schema version " + failed.version
+                    + "): " + failed.getCause().getMessage() + "; the statement was: " + failed.statement,
+                    failed.getCause());
+        }
+    }
+
+    /** The version recorded now, outside any transaction; 0 if it cannot be read, which is added to {@code failed}. */
+    private int committedVersion(Connection c, FailedStatement failed) {
+        try {
+            return version(c);
+        } catch (SQLException | RuntimeException e) {
+            failed.getCause().addSuppressed(e);
+            return 0;
+        }
+    }
+
+    /** A schema script's statement that failed with an error not worth a retry on its own ({@link Database#write}). */
+    private static final class FailedStatement extends RuntimeException {
+        final int version;
+        final String statement;
+
+        FailedStatement(int version, String statement, SQLException cause) {
+            super(cause);
+            this.version = version;
+            this.statement = statement;
         }
     }
 
@@ -110,7 +159,7 @@ final class SchemaManager {
         Map<String, String> tables = tables(c);
         if (!tables.containsKey(key(t.schemaName()))) {
             // Any of fsindex's table names, not only files and scans: a leftover one would otherwise make the first
-            // migration fail with the engine's "already exists" (which PostgreSQL treats as a retryable race).
+            // migration fail with the engine's "already exists", which says less about what to do.
             for (String name : expectedColumns(CURRENT_VERSION).keySet()) {
                 if (tables.containsKey(key(name))) {
                     throw new SchemaException("found table " + name + " but no " + t.schemaName() + " version"
@@ -138,7 +187,14 @@ final class SchemaManager {
                 "the " + db.dialect.name() + " dialect has no schema script for version " + version));
         try (Statement s = c.createStatement()) {
             for (String sql : statements(script, t.prefix)) {
-                s.execute(sql);
+                try {
+                    s.execute(sql);
+                } catch (SQLException e) {
+                    if (db.isRetryable(e)) {
+                        throw e;    // busy, deadlocked: the whole transaction runs again
+                    }
+                    throw new FailedStatement(version, sql.lines().findFirst().orElse(sql).strip(), e);
+                }
             }
         }
     }

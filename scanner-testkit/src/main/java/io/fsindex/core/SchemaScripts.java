@@ -27,6 +27,14 @@ public final class SchemaScripts {
         }
     }
 
+    /**
+     * The longest table prefix the dialect serving {@code jdbcUrl} takes, or {@link Integer#MAX_VALUE} if its engine
+     * has no limit on names.
+     */
+    public static int longestTablePrefix(String jdbcUrl) {
+        return TablePrefixLimit.longestPrefix(Dialects.forUrl(jdbcUrl));
+    }
+
     /** The schema version this build of fsindex writes. */
     public static int currentVersion() {
         return SchemaManager.CURRENT_VERSION;

@@ -408,6 +408,51 @@ public abstract class FsIndexConformanceTest extends IndexTest {
                 .as("no orphan kept").isZero();
     }
 
+    /**
+     * Guards the table prefix's limit: every name fsindex derives from the longest prefix the engine takes fits its
+     * identifier limit whole (PostgreSQL would silently cut longer names short, two of them then one), so scans,
+     * moves, deletions of subtrees and the feed work; one character more fails at {@code build()}, naming the limit
+     * and the longest prefix, before anything is created. An engine without a limit takes a 200-character prefix.
+     */
+    @Test
+    void theLongestTablePrefixTheEngineTakesWorksAndALongerOneFailsAtBuild() throws Exception {
+        int longest = Math.min(200, io.fsindex.core.SchemaScripts.longestTablePrefix(database().jdbcUrl()));
+        String prefix = prefixOfLength(longest);
+        Path root = tree("d/", "d/e/", "d/e/f.txt", "g.txt");
+        FsIndex index = track(database().builder(prefix).build());
+        long cursor = index.changeFeedEnd();
+        index.scan(root);
+        long fId = index.lookup(root.resolve("d/e/f.txt")).orElseThrow().id();
+        Files.move(root.resolve("d/e/f.txt"), root.resolve("moved.txt"));
+        Trees.delete(root.resolve("d"));
+        index.scan(root);
+
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+        assertThat(index.lookup(root.resolve("moved.txt")).orElseThrow().id()).isEqualTo(fId);
+        assertThat(index.lookup(root.resolve("d"))).isEmpty();
+        assertThat(index.changesSince(cursor, 100).changes()).extracting(c -> c.type().name())
+                .contains("ADDED", "MOVED", "DELETED");
+        assertThat(index.info(1).schemaVersion()).isEqualTo(io.fsindex.core.SchemaScripts.currentVersion());
+
+        if (longest < 200) {
+            String tooLong = prefixOfLength(longest + 1);
+            assertThatThrownBy(() -> database().builder(tooLong).build())
+                    .isInstanceOf(io.fsindex.api.FsIndexConfigurationException.class)
+                    .hasMessageContaining("tablePrefix '" + tooLong + "' is " + (longest + 1) + " characters long")
+                    .hasMessageContaining("Use a prefix of at most " + longest + " characters");
+            assertThatThrownBy(() -> database().builder(tooLong).buildReader())
+                    .isInstanceOf(io.fsindex.api.FsIndexConfigurationException.class)
+                    .hasMessageContaining("Use a prefix of at most " + longest + " characters");
+            assertThat(new RawIndex(database(), tooLong).tableCount()).as("tables created").isZero();
+        }
+    }
+
+    /** A fresh table prefix of exactly {@code length} characters. */
+    private static String prefixOfLength(int length) {
+        String fresh = TestDatabase.freshPrefix();
+        return fresh + "x".repeat(length - fresh.length() - 1) + "_";
+    }
+
     private static int trunkDepth(Path root) {
         return root.toAbsolutePath().getNameCount();
     }

@@ -52,6 +52,21 @@ public final class RawIndex {
                 + " (SELECT 1 FROM ${prefix}files p WHERE p.id = c.parent AND p.kind = 'DIRECTORY')");
     }
 
+    /** How many tables of the connection's schema have names that start with the prefix, in any case. */
+    public long tableCount() throws SQLException {
+        long count = 0;
+        try (Connection c = connect();
+             ResultSet rs = c.getMetaData().getTables(c.getCatalog(), c.getSchema(), null, new String[] {"TABLE"})) {
+            while (rs.next()) {
+                if (rs.getString("TABLE_NAME").toLowerCase(java.util.Locale.ROOT)
+                        .startsWith(prefix.toLowerCase(java.util.Locale.ROOT))) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
     /** Rows still marked stale. */
     public long staleRows() throws SQLException {
         return queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE stale = 1");

@@ -95,6 +95,17 @@ public interface Dialect {
     default void unlockSchema(Connection connection, String tablePrefix) throws SQLException {
     }
 
+    /**
+     * The longest name, in characters, the engine keeps whole for a table, index, constraint, trigger or function,
+     * or 0 if it has no limit a table prefix could reach (the default). fsindex refuses, when an index is built, a
+     * table prefix that would make any name its {@link #schemaScript schema scripts} derive from it longer: an engine
+     * that shortens longer names (PostgreSQL) would make two of them one, and one that refuses them (MySQL) would
+     * fail half-way through creating the schema. A limit in bytes is one in characters here: prefixes are ASCII.
+     */
+    default int maxIdentifierLength() {
+        return 0;
+    }
+
     /** Returns true if the failure is transient (busy, lock timeout, deadlock, serialization) and worth a retry. */
     boolean isRetryable(SQLException e);
 
