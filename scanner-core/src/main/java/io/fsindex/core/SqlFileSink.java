@@ -242,7 +242,7 @@ final class SqlFileSink implements FileSink {
             }
         }
         // Counted by what was in the index: orphans below it were counted when they were found gone.
-        removedInTransaction += log.subtree(old.id(), path.toString(), ChangeType.DELETED, false, 0);
+        removedInTransaction += reportRemoved(old.id(), () -> path, false);
         deleteSubtrees(st.countDescendants, st.deleteDescendantsBelow, st.deleteChildren, "dir", old.id());
     }
 
@@ -1444,13 +1444,10 @@ final class SqlFileSink implements FileSink {
         long gone = 0;
         Map<Long, Path> parents = new HashMap<>();
         for (Row top : staleRows(st.staleDirectories)) {
-            // An older scan still owning this directory may be writing below it right now; its rows must be read,
-            // reported deleted and marked gone with the rest, not left below an orphan without a DELETED change.
-            q(st.holdRow).set("top", top.id()).statement.executeUpdate();
-            Path path = pathOfChild(parents, top);
-            gone += log.subtree(top.id(), path.toString(), ChangeType.DELETED, true, 0);
+            gone += reportRemoved(top.id(), () -> pathOfChild(parents, top), true);
             q(st.setSubtreeGone).set("top", top.id()).set("now", log.now).statement.executeUpdate();
         }
+        // Locked as they are read: a newer scan's sweep may be taking one of them out right now.
         for (Row file : staleRows(st.staleFiles)) {
             log.change(file.id(), ChangeType.DELETED, file.kind(), pathOfChild(parents, file), null);
             gone++;
@@ -1458,6 +1455,65 @@ final class SqlFileSink implements FileSink {
         q(st.orphanStaleFiles).set("scan", scan).set("now", log.now).statement.executeUpdate();
         q(st.unmarkAll).set("scan", scan).statement.executeUpdate();
         return gone;
+    }
+
+    /**
+     * Reports deleted each entry of the subtree below row {@code top} (at {@code topPath}, asked for once the row is
+     * held, so that its parent cannot go meanwhile) that is still in the index,
+     * {@code top} too if asked, before the caller takes them out; returns how many it reported. Each level of the
+     * subtree is read locked ({@link io.fsindex.core.spi.Dialect#lockedForRemoval}) before the level below it: an older
+     * scan writing below one of its directories holds that row shared until it commits, so the read waits for it and
+     * the next level's read sees its rows; a scan about to write there waits for this transaction and then finds the
+     * directory gone; and a row another sweep is taking out is read, after the wait, as that sweep left it, so no
+     * entry is reported twice and none leaves unreported.
+     */
+    private long reportRemoved(long top, PathOf topPath, boolean includeTop) throws SQLException {
+        long count = 0;
+        Path path;
+        try (ResultSet rs = q(st.removedTop).set("top", top).statement.executeQuery()) {
+            if (!rs.next()) {
+                return 0;                       // deleted meanwhile, with everything below it
+            }
+            String kind = rs.getString(2);
+            rs.getLong(3);
+            path = topPath.get();
+            if (includeTop && rs.wasNull()) {
+                log.change(top, ChangeType.DELETED, kind, path, null);
+                count++;
+            }
+        }
+        Map<Long, String> level = Map.of(top, path.toString());
+        while (!level.isEmpty()) {
+            Map<Long, String> below = new HashMap<>();
+            long[] ids = level.keySet().stream().mapToLong(Long::longValue).toArray();
+            for (int from = 0; from < ids.length; from += st.removedChildren.max()) {
+                int n = Math.min(st.removedChildren.max(), ids.length - from);
+                long[] piece = java.util.Arrays.copyOfRange(ids, from, from + n);
+                try (ResultSet rs = forIds(st.removedChildren, piece, n).statement.executeQuery()) {
+                    while (rs.next()) {
+                        long id = rs.getLong(1);
+                        String dirPath = level.get(rs.getLong(2));
+                        String name = rs.getString(3);
+                        String kind = rs.getString(4);
+                        rs.getLong(5);
+                        if (rs.wasNull()) {
+                            log.changeIn(id, ChangeType.DELETED, kind, dirPath, name, null);
+                            count++;
+                        }
+                        if (FileKind.DIRECTORY.name().equals(kind)) {
+                            below.put(id, ChangeLog.join(dirPath, name));
+                        }
+                    }
+                }
+            }
+            level = below;
+        }
+        return count;
+    }
+
+    /** A path looked up when it is needed. */
+    private interface PathOf {
+        Path get() throws SQLException;
     }
 
     /** This scan's stale rows the statement selects: id, parent, name and kind only. */
@@ -1472,6 +1528,10 @@ final class SqlFileSink implements FileSink {
         return rows;
     }
 
+    /**
+     * The path of {@code row} from its parent's, looked up once per parent. A row the sweep holds cannot lose its
+     * parent (deleting that would delete the row), so a missing one is a broken index, said as such.
+     */
     private Path pathOfChild(Map<Long, Path> parents, Row row) throws SQLException {
         if (row.parent() == 0) {
             return Path.of(row.name());
@@ -1479,6 +1539,10 @@ final class SqlFileSink implements FileSink {
         Path parent = parents.get(row.parent());
         if (parent == null) {
             parent = locate(row.parent()).path();
+            if (parent == null) {
+                throw new SQLException("row " + row.id() + " (" + row.name() + ") has no parent row "
+                        + row.parent() + " in " + st.t.filesName());
+            }
             parents.put(row.parent(), parent);
         }
         return parent.resolve(row.name());
@@ -1845,7 +1909,7 @@ final class SqlFileSink implements FileSink {
             return count;
         }
 
-        private static String join(String parent, String name) {
+        static String join(String parent, String name) {
             return parent == null ? null : parent.endsWith("/") ? parent + name : parent + "/" + name;
         }
 

@@ -44,11 +44,10 @@ final class Statements {
     final Sql orphanStaleFiles;
     final Sql subtreeRows;
     final Sql setSubtreeGone;
-    /**
-     * Locks row {@code :top} for writing, changing nothing: waits for a transaction that holds it shared (a scan
-     * writing below it), so that what is read below it next includes what that scan committed.
-     */
-    final Sql holdRow;
+    /** The top of a subtree the transaction takes out of the index, locked: id, kind, gone_at. */
+    final Sql removedTop;
+    /** The rows below some rows of such a subtree, locked: id, parent, name, kind, gone_at. */
+    final ForIds<Long> removedChildren;
     final Sql clearSubtreeGone;
     final Sql ancestors;
     final Sql selectByFileKey;
@@ -158,8 +157,8 @@ final class Statements {
         Field<Long> now = param("now", Long.class);
         staleDirectories = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.eq(inline("DIRECTORY"))));
-        staleFiles = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
-                .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
+        staleFiles = Sql.render(ctx, dialect.lockedForRemoval(ctx.select(t.id, t.parent, t.name, t.kind)
+                .from(t.files).where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY")))));
         orphanStaleFiles = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now).set(t.stale, inline(0))
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
         Condition top = t.id.eq(param("top", Long.class));
@@ -168,7 +167,10 @@ final class Statements {
                         field(name("r", "kind")), field(name("r", "gone_at")), goneDepth)
                 .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
                 .orderBy(goneDepth, field(name("r", "id"))));
-        holdRow = Sql.render(ctx, ctx.update(t.files).set(t.stale, t.stale).where(t.id.eq(param("top", Long.class))));
+        removedTop = Sql.render(ctx, dialect.lockedForRemoval(ctx.select(t.id, t.kind, t.goneAt).from(t.files)
+                .where(t.id.eq(param("top", Long.class)))));
+        removedChildren = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedForRemoval(ctx.select(t.id, t.parent,
+                t.name, t.kind, t.goneAt).from(t.files).where(t.parent.in(ids)))));
         setSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top), java.util.Map.of(t.goneAt, now),
                 t.goneAt.isNull()));
         clearSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top),

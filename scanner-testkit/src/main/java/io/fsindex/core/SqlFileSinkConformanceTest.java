@@ -202,11 +202,25 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
      */
     @Test
     void aSweepWaitsForAnOlderScanStillWritingBelowTheDirectoryItSweeps() throws Exception {
-        Path root = tree("d/x.txt");
+        sweepWhileAnOlderScanWritesBelow("d", "d/late.txt");
+    }
+
+    /**
+     * The same for an older scan writing below a directory deeper in the swept subtree: the sweep locks every level
+     * of the subtree before it reads the level below, not only its top, or the older scan's rows two levels down
+     * would be left in the index below a directory that left it, with no deletion in the feed.
+     */
+    @Test
+    void aSweepWaitsForAnOlderScanStillWritingDeepBelowTheDirectoryItSweeps() throws Exception {
+        sweepWhileAnOlderScanWritesBelow("d/sub", "d/sub/late.txt");
+    }
+
+    private void sweepWhileAnOlderScanWritesBelow(String writtenBelow, String late) throws Exception {
+        Path root = tree("d/x.txt", "d/sub/y.txt");
         FsIndex index = openIndex();
         index.scan(root);
         long rootId = index.lookup(root).orElseThrow().id();
-        long dirId = index.lookup(root.resolve("d")).orElseThrow().id();
+        long dirId = index.lookup(root.resolve(writtenBelow)).orElseThrow().id();
         long cursor = index.changeFeedEnd();
         Trees.delete(root.resolve("d"));
         ExecutorService executor = Executors.newFixedThreadPool(2);
@@ -219,11 +233,12 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
             CountDownLatch writing = new CountDownLatch(1);
             CountDownLatch commit = new CountDownLatch(1);
             Future<?> olderListing = executor.submit(() -> index.db.write(olderC, c -> {
-                // What the older scan's listing of d does in its transaction: the owner check, then an insert below.
+                // What the older scan's listing of a directory does in its transaction: the owner check, then an
+                // insert below the directory.
                 try (ResultSet rs = Statements.ForIds.bind(index.statements.owners.forCount(1).prepare(c),
                         new long[] {dirId}, 1).statement.executeQuery()) {
                     assertThat(rs.next()).isTrue();
-                    assertThat(rs.getLong(2)).as("no newer scan has listed d").isLessThan(older);
+                    assertThat(rs.getLong(2)).as("no newer scan has listed the directory").isLessThan(older);
                 }
                 try (Statement s = c.createStatement()) {
                     s.executeUpdate("INSERT INTO " + prefix() + "files (parent, name, kind, scan_id) VALUES ("
@@ -244,7 +259,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
             });
             String waits = lockWaitsQuery(prefix());
             if (waits != null) {
-                assertThat(awaitLockWait(waits, sweep)).as("the sweep must wait for the older scan's transaction")
+                assertThat(awaitLockWaits(waits, 1, sweep)).as("the sweep must wait for the older scan's transaction")
                         .isTrue();
             }
             commit.countDown();
@@ -254,13 +269,121 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
             executor.shutdownNow();
         }
 
-        assertThat(index.lookup(root.resolve("d/late.txt"))).isEmpty();
-        assertThat(new RawIndex(database(), prefix()).queryLong("SELECT count(*) FROM " + prefix() + "files f JOIN "
-                + prefix() + "files p ON f.parent = p.id WHERE f.gone_at IS NULL AND p.gone_at IS NOT NULL"))
-                .as("rows left in the index below a directory that left it").isZero();
-        assertThat(index.changesSince(cursor, 100).changes()).filteredOn(ch -> ch.type() == ChangeType.DELETED)
-                .extracting(ch -> root.relativize(ch.path()).toString())
-                .containsExactlyInAnyOrder("d", "d/x.txt", "d/late.txt");
+        assertThat(index.lookup(root.resolve(late))).isEmpty();
+        assertThat(rowsBelowDirectoriesThatLeft()).as("rows left in the index below a directory that left it")
+                .isZero();
+        assertThat(deletedSince(index, cursor, root)).containsExactlyInAnyOrder("d", "d/x.txt", "d/sub",
+                "d/sub/y.txt", late);
+    }
+
+    /**
+     * Two scans sweeping nested subtrees at once report each entry deleted once: here an older partial scan sweeps
+     * a/x while a newer full scan sweeps a, which holds it. The older sweep's transaction has marked a/x's rows gone
+     * but not yet committed (it waits for the feed's head, held here) when the newer sweep reaches them: it must
+     * wait for them and read what the older one made of them, not report them deleted a second time.
+     */
+    @Test
+    void sweepsOfNestedSubtreesAtOnceReportEachEntryDeletedOnce() throws Exception {
+        Path root = tree("a/g.txt", "a/x/f1.txt", "a/x/f2.txt", "a/x/y/f3.txt", "keep.txt");
+        Path a = root.resolve("a");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long aId = index.lookup(a).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
+            Trees.delete(a.resolve("x"));
+            SqlFileSink older = sink(index, olderC, index.insertScanRow(olderC, a.toString()));
+            older.applyGroup(List.of(a), List.of(new FileSink.Directory(aId, rootId, "a", a)),
+                    List.of(new NioWalker().list(a).entries()));
+            Trees.delete(a);
+            SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
+            newer.applyGroup(List.of(root), List.of(new FileSink.Directory(rootId, 0,
+                    root.getFileName().toString(), root)), List.of(new NioWalker().list(root).entries()));
+
+            finishOneWhileTheOtherWaits(older, newer);
+        }
+
+        assertThat(deletedSince(index, cursor, root)).containsExactlyInAnyOrder("a", "a/g.txt", "a/x",
+                "a/x/f1.txt", "a/x/f2.txt", "a/x/y", "a/x/y/f3.txt");
+        assertThat(rowsBelowDirectoriesThatLeft()).isZero();
+        assertThat(index.scan(root).deleted()).isZero();
+    }
+
+    /**
+     * A file an older scan found deleted, in a directory a newer scan then found deleted, is reported deleted once
+     * when both sweep at once, and the older sweep does not fail when the newer one has already purged the
+     * directory (no orphan retention here): the newer sweep's transaction, waiting for the feed's head, has taken
+     * the directory and the file out; the older sweep must wait for the file's row and then find it gone, not report
+     * it again nor look for a path through a directory that no longer exists.
+     */
+    @Test
+    void aFileSweptByTwoScansAtOnceIsReportedOnceEvenWhenItsDirectoryIsPurged() throws Exception {
+        Path root = tree("d/f.txt", "d/g.txt", "keep.txt");
+        Path d = root.resolve("d");
+        FsIndex index = openIndex(b -> b.orphanRetention(Duration.ZERO));
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long dId = index.lookup(d).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
+            Files.delete(d.resolve("f.txt"));
+            SqlFileSink older = sink(index, olderC, index.insertScanRow(olderC, root.toString()));
+            older.applyGroup(List.of(d), List.of(new FileSink.Directory(dId, rootId, "d", d)),
+                    List.of(new NioWalker().list(d).entries()));
+            Trees.delete(d);
+            SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
+            newer.applyGroup(List.of(root), List.of(new FileSink.Directory(rootId, 0,
+                    root.getFileName().toString(), root)), List.of(new NioWalker().list(root).entries()));
+
+            finishOneWhileTheOtherWaits(newer, older);
+        }
+
+        assertThat(deletedSince(index, cursor, root)).containsExactlyInAnyOrder("d", "d/f.txt", "d/g.txt");
+        assertThat(index.scan(root).deleted()).isZero();
+    }
+
+    /**
+     * Finishes {@code first} and then {@code second}, each in its own thread; where the engine lets write
+     * transactions run at once, {@code first} is held just before its commit (the test holds the feed's head, which
+     * a transaction takes last) until {@code second} waits for a row lock too, so {@code second}'s sweep runs while
+     * {@code first}'s is done but not committed.
+     */
+    private void finishOneWhileTheOtherWaits(SqlFileSink first, SqlFileSink second) throws Exception {
+        String waits = lockWaitsQuery(prefix());
+        if (waits == null) {
+            first.finish(true);
+            second.finish(true);
+            return;
+        }
+        ExecutorService executor = Executors.newFixedThreadPool(2);
+        try (Connection head = new RawIndex(database(), prefix()).connect()) {
+            head.setAutoCommit(false);
+            try (Statement s = head.createStatement(); ResultSet rs = s.executeQuery("SELECT last_seq FROM "
+                    + prefix() + "feed WHERE id = 1 FOR UPDATE")) {
+                assertThat(rs.next()).isTrue();
+            }
+            Future<?> firstDone = executor.submit(() -> first.finish(true));
+            assertThat(awaitLockWaits(waits, 1, firstDone)).as("the first sweep waits for the feed's head").isTrue();
+            Future<?> secondDone = executor.submit(() -> second.finish(true));
+            assertThat(awaitLockWaits(waits, 2, secondDone)).as("the second sweep waits for the first's rows")
+                    .isTrue();
+            head.commit();
+            firstDone.get(60, TimeUnit.SECONDS);
+            secondDone.get(60, TimeUnit.SECONDS);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private List<String> deletedSince(FsIndex index, long cursor, Path root) {
+        return index.changesSince(cursor, 1000).changes().stream().filter(ch -> ch.type() == ChangeType.DELETED)
+                .map(ch -> root.relativize(ch.path()).toString()).toList();
+    }
+
+    private long rowsBelowDirectoriesThatLeft() throws SQLException {
+        return new RawIndex(database(), prefix()).queryLong("SELECT count(*) FROM " + prefix() + "files f JOIN "
+                + prefix() + "files p ON f.parent = p.id WHERE f.gone_at IS NULL AND p.gone_at IS NOT NULL");
     }
 
     /**
@@ -339,10 +462,15 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
     }
 
     private boolean awaitLockWait(String query, Future<?> work) throws Exception {
+        return awaitLockWaits(query, 1, work);
+    }
+
+    /** Waits until {@code query} counts at least {@code count} transactions waiting for a lock, while work runs. */
+    private boolean awaitLockWaits(String query, int count, Future<?> work) throws Exception {
         RawIndex raw = new RawIndex(database(), prefix());
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline && !work.isDone()) {
-            if (raw.queryLong(query) > 0) {
+            if (raw.queryLong(query) >= count) {
                 return true;
             }
             // InnoDB refreshes its INFORMATION_SCHEMA lock tables only when they were last read over 0.1 s ago:
