@@ -907,45 +907,99 @@ final class SqlFileSink implements FileSink {
         }
     }
 
-    /** Writes the changed, stale-marked and revived rows of the listings, in one batch. */
+    /**
+     * Writes the changed, stale-marked and revived rows of the listings, in two batches: the rows read in the index,
+     * each written only if it still is, and the orphans brought back.
+     */
     private void updateChanged(List<Listing> owned) throws SQLException {
-        Sql.Bound update = q(st.updateChild);
-        BatchRunner updates = new BatchRunner(update.statement, (tag, count) -> {
-            Listing l = owned.get((int) (tag >>> 32));
-            int at = (int) tag;
-            WalkedEntry e = l.entries.get(at);
+        List<Long> goneSinceRead = new ArrayList<>();
+        Sql.Bound live = q(st.updateLiveChild);
+        BatchRunner liveUpdates = new BatchRunner(live.statement, (tag, count) -> {
             if (count == 0) {
-                // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer scan: the
-                // upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
-                l.ids[at] = 0;
-                l.tryInserting(at);
-                bindEntry(q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
-                if (st.insertsReturnIds()) {
-                    recordReinserted(l, at);
-                }
-            } else if (l.seen[at] == REWRITE) {
-                l.unchanged++;
+                goneSinceRead.add(tag);
             } else {
-                ChangeType type = l.seen[at] == REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
-                if (type == ChangeType.ADDED) {
-                    l.revived++;
-                } else {
-                    l.modified++;
-                }
-                log.change(l.ids[at], type, e.stat().kind().name(), l.pathOf(at), null);
+                recordUpdated(owned, tag);
+            }
+        });
+        Sql.Bound revive = q(st.updateChild);
+        BatchRunner revivals = new BatchRunner(revive.statement, (tag, count) -> {
+            if (count == 0) {
+                reinsert(owned, tag);
+            } else {
+                recordUpdated(owned, tag);
             }
         });
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
             for (int i = 0; i < l.entries.size(); i++) {
-                if (l.seen[i] == CHANGED || l.seen[i] == REWRITE || l.seen[i] == REVIVED) {
+                byte seen = l.seen[i];
+                if (seen == CHANGED || seen == REWRITE || seen == REVIVED) {
                     WalkedEntry e = l.entries.get(i);
-                    bindEntry(update, 0, e.name(), e.stat()).set("id", l.ids[i]);
-                    updates.add(((long) w << 32) | i);
+                    bindEntry(seen == REVIVED ? revive : live, 0, e.name(), e.stat()).set("id", l.ids[i]);
+                    (seen == REVIVED ? revivals : liveUpdates).add(((long) w << 32) | i);
                 }
             }
         }
-        updates.flush();
+        liveUpdates.flush();
+        revivals.flush();
+        for (long tag : goneSinceRead) {
+            reviveGoneSinceRead(owned, tag);
+        }
+    }
+
+    /** Records what the update of entry {@code tag} (listing and entry, as {@link #updateChanged} tags them) did. */
+    private void recordUpdated(List<Listing> owned, long tag) throws SQLException {
+        Listing l = owned.get((int) (tag >>> 32));
+        int at = (int) tag;
+        if (l.seen[at] == REWRITE) {
+            l.unchanged++;
+            return;
+        }
+        ChangeType type = l.seen[at] == REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
+        if (type == ChangeType.ADDED) {
+            l.revived++;
+        } else {
+            l.modified++;
+        }
+        log.change(l.ids[at], type, l.entries.get(at).stat().kind().name(), l.pathOf(at), null);
+    }
+
+    /**
+     * Entry {@code tag}'s row was read in the index but had left it when written: an older scan whose stale mark it
+     * had swept it meanwhile and reported it deleted. It exists (this scan has just listed it), so it comes back as
+     * added, under its id; or, if it is gone altogether or a newer scan has taken it, as {@link #reinsert} says.
+     */
+    private void reviveGoneSinceRead(List<Listing> owned, long tag) throws SQLException {
+        Listing l = owned.get((int) (tag >>> 32));
+        int at = (int) tag;
+        WalkedEntry e = l.entries.get(at);
+        Row now = find(l.dir.id(), e.name());
+        if (now != null && now.orphan() && now.scanId() <= scan) {
+            Sql.Bound revive = q(st.updateChild);
+            if (bindEntry(revive, 0, e.name(), e.stat()).set("id", now.id()).statement.executeUpdate() == 1) {
+                l.ids[at] = now.id();
+                l.seen[at] = REVIVED;
+                recordUpdated(owned, tag);
+                return;
+            }
+        }
+        reinsert(owned, tag);
+    }
+
+    /**
+     * Entry {@code tag}'s row is gone since it was read (deleted with an orphaned subtree, say) or taken by a newer
+     * scan: the upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
+     */
+    private void reinsert(List<Listing> owned, long tag) throws SQLException {
+        Listing l = owned.get((int) (tag >>> 32));
+        int at = (int) tag;
+        WalkedEntry e = l.entries.get(at);
+        l.ids[at] = 0;
+        l.tryInserting(at);
+        bindEntry(q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
+        if (st.insertsReturnIds()) {
+            recordReinserted(l, at);
+        }
     }
 
     /**

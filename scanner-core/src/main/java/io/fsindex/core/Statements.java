@@ -36,6 +36,8 @@ final class Statements {
     final ForIds<Long> claimDirectories;
     final ForIds<Long> claimedDirectories;
     final Sql updateChild;
+    /** {@link #updateChild} for a row read in the index: it leaves the row alone if it has left the index since. */
+    final Sql updateLiveChild;
     final Sql countPurge;
     final Sql purgeBelow;
     final Sql purge;
@@ -134,13 +136,15 @@ final class Statements {
         claimDirectories = ForIds.ofIds(ids -> Sql.render(ctx, dialect.claimDirectories(t, t.id.in(ids))));
         claimedDirectories = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.id.in(ids))
                 .and(t.listedBy.eq(scan)).and(t.kind.eq(inline("DIRECTORY")))));
-        updateChild = Sql.render(ctx, ctx.update(t.files)
+        var updateOwnedChild = ctx.update(t.files)
                 .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
                 .set(t.contentHash, t.keptIfUnchanged(t.contentHash)).set(t.kind, param("kind", String.class))
                 .set(t.size, param("size", Long.class)).set(t.mtime, param("mtime", Long.class))
                 .set(t.linkTarget, param("link", String.class)).set(t.fileKey, param("key", Long.class))
                 .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))
-                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
+                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan));
+        updateChild = Sql.render(ctx, updateOwnedChild);
+        updateLiveChild = Sql.render(ctx, updateOwnedChild.and(t.goneAt.isNull()));
 
         Field<Long> goneId = field(name("gone", "id"), Long.class);
         Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);

@@ -7,6 +7,7 @@ import io.fsindex.api.Change;
 import io.fsindex.api.ChangeType;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanResult;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.testkit.IndexTest;
 import io.fsindex.testkit.RawIndex;
@@ -344,36 +345,137 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
     }
 
     /**
+     * A file an older scan found missing and sweeps while a newer scan finds it again is back in the index, and the
+     * feed says so: deleted by the older scan, then added by the newer one. Here the file was moved out and back
+     * (same inode, same time: unchanged to the newer scan, which only unmarks its row). The older sweep has taken the
+     * row out but not yet committed (it waits for the feed's head, held here) when the newer scan's listing, which
+     * read the row still in the index, writes it: that write must see the row gone and bring it back as added, not
+     * silently (the feed would say the file is deleted for ever) nor as modified (a change to an entry the feed says
+     * is gone).
+     */
+    @Test
+    void aFileAnOlderScanSweepsWhileANewerScanFindsItAgainIsAddedBack() throws Exception {
+        Path root = tree("d/f.txt", "d/g.txt", "keep.txt");
+        Path d = root.resolve("d");
+        Path f = d.resolve("f.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long dId = index.lookup(d).orElseThrow().id();
+        long fId = index.lookup(f).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        Path away = Files.createTempDirectory(root.getParent(), "away");
+        try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
+            Files.move(f, away.resolve("f.txt"));
+            SqlFileSink older = sink(index, olderC, index.insertScanRow(olderC, root.toString()));
+            older.applyGroup(List.of(d), List.of(new FileSink.Directory(dId, rootId, "d", d)),
+                    List.of(new NioWalker().list(d).entries()));
+            Files.move(away.resolve("f.txt"), f);
+            SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
+            List<WalkedEntry> listingOfD = new NioWalker().list(d).entries();
+
+            holdingTheFeedHead(waits -> {
+                ExecutorService executor = Executors.newFixedThreadPool(2);
+                try {
+                    Future<?> olderDone = executor.submit(() -> older.finish(true));
+                    if (waits != null) {
+                        assertThat(awaitLockWaits(waits, 1, olderDone)).as("the older sweep waits for the head")
+                                .isTrue();
+                    } else {
+                        olderDone.get(60, TimeUnit.SECONDS);
+                    }
+                    Future<?> newerDone = executor.submit(() -> newer.applyGroup(List.of(d),
+                            List.of(new FileSink.Directory(dId, rootId, "d", d)), List.of(listingOfD)));
+                    if (waits != null) {
+                        assertThat(awaitLockWaits(waits, 2, newerDone)).as("the newer listing waits for the row")
+                                .isTrue();
+                    }
+                    return () -> {
+                        olderDone.get(60, TimeUnit.SECONDS);
+                        newerDone.get(60, TimeUnit.SECONDS);
+                        newer.finish(true);
+                        executor.shutdownNow();
+                    };
+                } catch (Exception | AssertionError e) {
+                    executor.shutdownNow();
+                    throw e;
+                }
+            });
+        }
+
+        assertThat(index.lookup(f)).isPresent();
+        assertThat(index.changesSince(cursor, 100).changes()).filteredOn(ch -> ch.id() == fId)
+                .extracting(ch -> ch.type().name()).containsExactly("DELETED", "ADDED");
+        ScanResult again = index.scan(root);        // d's own time changed with the moves, which this scan records
+        assertThat(again.added() + again.deleted()).isZero();
+    }
+
+    /**
      * Finishes {@code first} and then {@code second}, each in its own thread; where the engine lets write
-     * transactions run at once, {@code first} is held just before its commit (the test holds the feed's head, which
-     * a transaction takes last) until {@code second} waits for a row lock too, so {@code second}'s sweep runs while
-     * {@code first}'s is done but not committed.
+     * transactions run at once, {@code first} is held just before its commit ({@link #holdingTheFeedHead}) until
+     * {@code second} waits for a row lock too, so {@code second}'s sweep runs while {@code first}'s is done but not
+     * committed.
      */
     private void finishOneWhileTheOtherWaits(SqlFileSink first, SqlFileSink second) throws Exception {
+        holdingTheFeedHead(waits -> {
+            if (waits == null) {
+                first.finish(true);
+                second.finish(true);
+                return () -> { };
+            }
+            ExecutorService executor = Executors.newFixedThreadPool(2);
+            try {
+                Future<?> firstDone = executor.submit(() -> first.finish(true));
+                assertThat(awaitLockWaits(waits, 1, firstDone)).as("the first sweep waits for the feed's head")
+                        .isTrue();
+                Future<?> secondDone = executor.submit(() -> second.finish(true));
+                assertThat(awaitLockWaits(waits, 2, secondDone)).as("the second sweep waits for the first's rows")
+                        .isTrue();
+                return () -> {
+                    firstDone.get(60, TimeUnit.SECONDS);
+                    secondDone.get(60, TimeUnit.SECONDS);
+                    executor.shutdownNow();
+                };
+            } catch (Exception | AssertionError e) {
+                executor.shutdownNow();
+                throw e;
+            }
+        });
+    }
+
+    /** What runs while the test holds the feed's head: it returns what to run once the head is released. */
+    private interface WhileHoldingTheHead {
+        /** @param waits the {@link #lockWaitsQuery}, null where write transactions never run at once */
+        Finish run(String waits) throws Exception;
+    }
+
+    private interface Finish {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code work} while this test holds the feed's head, which a write transaction locks last (just before it
+     * commits), where write transactions run at once; then releases it and runs what {@code work} returned. So a
+     * transaction can be held done but uncommitted while another runs. Where writers are serialised (SQLite), holds
+     * nothing: {@code work} runs the transactions one after the other.
+     */
+    private void holdingTheFeedHead(WhileHoldingTheHead work) throws Exception {
         String waits = lockWaitsQuery(prefix());
         if (waits == null) {
-            first.finish(true);
-            second.finish(true);
+            work.run(null).run();
             return;
         }
-        ExecutorService executor = Executors.newFixedThreadPool(2);
+        Finish finish;
         try (Connection head = new RawIndex(database(), prefix()).connect()) {
             head.setAutoCommit(false);
             try (Statement s = head.createStatement(); ResultSet rs = s.executeQuery("SELECT last_seq FROM "
                     + prefix() + "feed WHERE id = 1 FOR UPDATE")) {
                 assertThat(rs.next()).isTrue();
             }
-            Future<?> firstDone = executor.submit(() -> first.finish(true));
-            assertThat(awaitLockWaits(waits, 1, firstDone)).as("the first sweep waits for the feed's head").isTrue();
-            Future<?> secondDone = executor.submit(() -> second.finish(true));
-            assertThat(awaitLockWaits(waits, 2, secondDone)).as("the second sweep waits for the first's rows")
-                    .isTrue();
+            finish = work.run(waits);
             head.commit();
-            firstDone.get(60, TimeUnit.SECONDS);
-            secondDone.get(60, TimeUnit.SECONDS);
-        } finally {
-            executor.shutdownNow();
         }
+        finish.run();
     }
 
     private List<String> deletedSince(FsIndex index, long cursor, Path root) {
