@@ -450,7 +450,7 @@ abstract class InnoDbDialect implements Dialect {
      * key) and by the (scan_id, stale) key, so it locks only the rows it takes out.
      */
     @Override
-    public <R extends org.jooq.Record> org.jooq.Select<R> lockedForRemoval(org.jooq.SelectConditionStep<R> read) {
+    public <R extends org.jooq.Record> org.jooq.Select<R> lockedForWrite(org.jooq.SelectConditionStep<R> read) {
         return read.forUpdate();
     }
 }

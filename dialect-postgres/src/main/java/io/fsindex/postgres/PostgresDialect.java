@@ -261,7 +261,7 @@ public final class PostgresDialect implements Dialect {
      * newest version, which READ COMMITTED's plain reads would not do.
      */
     @Override
-    public <R extends org.jooq.Record> org.jooq.Select<R> lockedForRemoval(org.jooq.SelectConditionStep<R> read) {
+    public <R extends org.jooq.Record> org.jooq.Select<R> lockedForWrite(org.jooq.SelectConditionStep<R> read) {
         return read.forUpdate();
     }
 }

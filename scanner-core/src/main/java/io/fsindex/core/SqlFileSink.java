@@ -176,7 +176,7 @@ final class SqlFileSink implements FileSink {
             Path path = null;
             for (WalkedEntry e : trunk) {
                 path = path == null ? Path.of(e.name()) : path.resolve(e.name());
-                Row before = find(parent, e.name());
+                Row before = findForWrite(parent, e.name());
                 Row row = upsertAndFind(parent, e, before, path);
                 if (row == null || !row.isDirectory()) {
                     // Missing, or recorded as a non-directory by a newer scan: nothing may be hung under it.
@@ -185,7 +185,7 @@ final class SqlFileSink implements FileSink {
                 added += recordUpsert(before, row, e, path) == ChangeType.ADDED ? 1 : 0;
                 parent = row.id();
             }
-            Row before = find(parent, root.name());
+            Row before = findForWrite(parent, root.name());
             Row row = upsertAndFind(parent, root, before, rootPath);
             if (row == null) {
                 return new Applied(List.of(), added, 0, 0, 0, 1);
@@ -263,7 +263,20 @@ final class SqlFileSink implements FileSink {
     }
 
     private Row find(long parent, String name) throws SQLException {
-        Sql.Bound find = q(parent == 0 ? st.selectTopLevel : st.selectChild);
+        return find(parent == 0 ? st.selectTopLevel : st.selectChild, parent, name);
+    }
+
+    /**
+     * {@link #find} for a row this transaction is about to write, locked where writers run at once: an older scan's
+     * sweep taking it out meanwhile is waited for and seen, so what the write did is recorded against what the row
+     * was when written (a row the sweep took out comes back as added, not as unchanged or modified).
+     */
+    private Row findForWrite(long parent, String name) throws SQLException {
+        return find(parent == 0 ? st.selectTopLevelForWrite : st.selectChildForWrite, parent, name);
+    }
+
+    private Row find(Sql select, long parent, String name) throws SQLException {
+        Sql.Bound find = q(select);
         find.set("name", name);
         if (parent != 0) {
             find.set("parent", parent);
@@ -1515,7 +1528,7 @@ final class SqlFileSink implements FileSink {
      * Reports deleted each entry of the subtree below row {@code top} (at {@code topPath}, asked for once the row is
      * held, so that its parent cannot go meanwhile) that is still in the index,
      * {@code top} too if asked, before the caller takes them out; returns how many it reported. Each level of the
-     * subtree is read locked ({@link io.fsindex.core.spi.Dialect#lockedForRemoval}) before the level below it: an older
+     * subtree is read locked ({@link io.fsindex.core.spi.Dialect#lockedForWrite}) before the level below it: an older
      * scan writing below one of its directories holds that row shared until it commits, so the read waits for it and
      * the next level's read sees its rows; a scan about to write there waits for this transaction and then finds the
      * directory gone; and a row another sweep is taking out is read, after the wait, as that sweep left it, so no

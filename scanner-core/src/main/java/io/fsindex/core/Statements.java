@@ -36,6 +36,8 @@ final class Statements {
     final ForIds<Long> claimDirectories;
     final ForIds<Long> claimedDirectories;
     final Sql updateChild;
+    /** {@link #selectChild} and {@link #selectTopLevel} locking the row read, for a row about to be written. */
+    final Sql selectChildForWrite, selectTopLevelForWrite;
     /** {@link #updateChild} for a row read in the index: it leaves the row alone if it has left the index since. */
     final Sql updateLiveChild;
     final Sql countPurge;
@@ -161,7 +163,7 @@ final class Statements {
         Field<Long> now = param("now", Long.class);
         staleDirectories = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.eq(inline("DIRECTORY"))));
-        staleFiles = Sql.render(ctx, dialect.lockedForRemoval(ctx.select(t.id, t.parent, t.name, t.kind)
+        staleFiles = Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.parent, t.name, t.kind)
                 .from(t.files).where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY")))));
         orphanStaleFiles = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now).set(t.stale, inline(0))
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
@@ -171,9 +173,9 @@ final class Statements {
                         field(name("r", "kind")), field(name("r", "gone_at")), goneDepth)
                 .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
                 .orderBy(goneDepth, field(name("r", "id"))));
-        removedTop = Sql.render(ctx, dialect.lockedForRemoval(ctx.select(t.id, t.kind, t.goneAt).from(t.files)
+        removedTop = Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.kind, t.goneAt).from(t.files)
                 .where(t.id.eq(param("top", Long.class)))));
-        removedChildren = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedForRemoval(ctx.select(t.id, t.parent,
+        removedChildren = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.parent,
                 t.name, t.kind, t.goneAt).from(t.files).where(t.parent.in(ids)))));
         setSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top), java.util.Map.of(t.goneAt, now),
                 t.goneAt.isNull()));
@@ -243,6 +245,10 @@ final class Statements {
                 .and(t.name.eq(param("name", String.class))));
         selectTopLevel = Sql.render(ctx, selectFiles(ctx).where(t.parent.isNull())
                 .and(t.name.eq(param("name", String.class))));
+        selectChildForWrite = Sql.render(ctx, dialect.lockedForWrite(selectFiles(ctx)
+                .where(t.parent.eq(param("parent", Long.class))).and(t.name.eq(param("name", String.class)))));
+        selectTopLevelForWrite = Sql.render(ctx, dialect.lockedForWrite(selectFiles(ctx).where(t.parent.isNull())
+                .and(t.name.eq(param("name", String.class)))));
         markStale = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(1)).set(t.scanId, scan)
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
         keepRow = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0)).set(t.scanId, scan)

@@ -411,6 +411,84 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
     }
 
     /**
+     * The same for the root of a newer partial scan: a directory an older full scan found missing, and sweeps while
+     * the newer scan of that very directory begins there, is recorded as added back, with its contents, not as
+     * unchanged (it was moved out and back, so it looks the same). The newer scan's read of its root's row must wait
+     * for the older sweep and see the row gone.
+     */
+    @Test
+    void aRootAnOlderScanSweepsWhileANewerScanBeginsThereIsAddedBack() throws Exception {
+        Path root = tree("x/f.txt", "keep.txt");
+        Path x = root.resolve("x");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long xId = index.lookup(x).orElseThrow().id();
+        long fId = index.lookup(x.resolve("f.txt")).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        Path away = Files.createTempDirectory(root.getParent(), "away");
+        NioWalker walker = new NioWalker();
+        try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
+            Files.move(x, away.resolve("x"));
+            SqlFileSink older = sink(index, olderC, index.insertScanRow(olderC, root.toString()));
+            older.applyGroup(List.of(root), List.of(new FileSink.Directory(rootId, 0,
+                    root.getFileName().toString(), root)), List.of(walker.list(root).entries()));
+            Files.move(away.resolve("x"), x);
+            SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, x.toString()));
+            List<WalkedEntry> trunk = trunkOf(x);
+            WalkedEntry top = new WalkedEntry("x", walker.stat(x));
+
+            holdingTheFeedHead(waits -> {
+                ExecutorService executor = Executors.newFixedThreadPool(2);
+                try {
+                    Future<?> olderDone = executor.submit(() -> older.finish(true));
+                    if (waits != null) {
+                        assertThat(awaitLockWaits(waits, 1, olderDone)).as("the older sweep waits for the head")
+                                .isTrue();
+                    } else {
+                        olderDone.get(60, TimeUnit.SECONDS);
+                    }
+                    Future<FileSink.Applied> begun = executor.submit(() -> newer.begin(trunk, top, x));
+                    if (waits != null) {
+                        assertThat(awaitLockWaits(waits, 2, begun)).as("the newer scan waits for its root's row")
+                                .isTrue();
+                    }
+                    return () -> {
+                        olderDone.get(60, TimeUnit.SECONDS);
+                        FileSink.Directory xDir = begun.get(60, TimeUnit.SECONDS).subdirectories().get(0);
+                        newer.applyGroup(List.of(x), List.of(xDir), List.of(walker.list(x).entries()));
+                        newer.finish(true);
+                        executor.shutdownNow();
+                    };
+                } catch (Exception | AssertionError e) {
+                    executor.shutdownNow();
+                    throw e;
+                }
+            });
+        }
+
+        assertThat(index.lookup(x.resolve("f.txt"))).isPresent();
+        List<Change> changes = index.changesSince(cursor, 100).changes();
+        assertThat(changes).filteredOn(ch -> ch.id() == xId).extracting(ch -> ch.type().name())
+                .containsExactly("DELETED", "ADDED");
+        assertThat(changes).filteredOn(ch -> ch.id() == fId).extracting(ch -> ch.type().name())
+                .containsExactly("DELETED", "ADDED");
+    }
+
+    /** The trunk a scan of {@code root} begins with, as the scan builds it: every directory above the root. */
+    private static List<WalkedEntry> trunkOf(Path root) throws java.io.IOException {
+        NioWalker walker = new NioWalker();
+        List<WalkedEntry> trunk = new java.util.ArrayList<>();
+        Path prefix = root.getRoot();
+        trunk.add(new WalkedEntry(prefix.toString(), walker.stat(prefix)));
+        for (int i = 0; i < root.getNameCount() - 1; i++) {
+            prefix = prefix.resolve(root.getName(i).toString());
+            trunk.add(new WalkedEntry(root.getName(i).toString(), walker.stat(prefix)));
+        }
+        return trunk;
+    }
+
+    /**
      * Finishes {@code first} and then {@code second}, each in its own thread; where the engine lets write
      * transactions run at once, {@code first} is held just before its commit ({@link #holdingTheFeedHead}) until
      * {@code second} waits for a row lock too, so {@code second}'s sweep runs while {@code first}'s is done but not
