@@ -458,4 +458,14 @@ abstract class InnoDbDialect implements Dialect {
             org.jooq.SelectConditionStep<R> guard) {
         return guard.forShare();
     }
+
+    /**
+     * A sweep's reads {@code FOR UPDATE}: at READ COMMITTED a locking read waits for the row and reads its newest
+     * committed version, and locks no gap; the sweep reads only by primary key, by parent (the unique (parent, name)
+     * key) and by the (scan_id, stale) key, so it locks only the rows it takes out.
+     */
+    @Override
+    public <R extends org.jooq.Record> org.jooq.Select<R> lockedForWrite(org.jooq.SelectConditionStep<R> read) {
+        return read.forUpdate();
+    }
 }

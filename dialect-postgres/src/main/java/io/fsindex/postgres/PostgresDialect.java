@@ -265,4 +265,13 @@ public final class PostgresDialect implements Dialect {
             org.jooq.SelectConditionStep<R> guard) {
         return guard.forShare();
     }
+
+    /**
+     * A sweep's reads {@code FOR UPDATE}: a row another transaction is changing is waited for and then read in its
+     * newest version, which READ COMMITTED's plain reads would not do.
+     */
+    @Override
+    public <R extends org.jooq.Record> org.jooq.Select<R> lockedForWrite(org.jooq.SelectConditionStep<R> read) {
+        return read.forUpdate();
+    }
 }

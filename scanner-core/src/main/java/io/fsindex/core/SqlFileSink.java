@@ -176,7 +176,7 @@ final class SqlFileSink implements FileSink {
             Path path = null;
             for (WalkedEntry e : trunk) {
                 path = path == null ? Path.of(e.name()) : path.resolve(e.name());
-                Row before = find(parent, e.name());
+                Row before = findForWrite(parent, e.name());
                 Row row = upsertAndFind(parent, e, before, path);
                 if (row == null || !row.isDirectory()) {
                     // Missing, or recorded as a non-directory by a newer scan: nothing may be hung under it.
@@ -185,7 +185,7 @@ final class SqlFileSink implements FileSink {
                 added += recordUpsert(before, row, e, path) == ChangeType.ADDED ? 1 : 0;
                 parent = row.id();
             }
-            Row before = find(parent, root.name());
+            Row before = findForWrite(parent, root.name());
             Row row = upsertAndFind(parent, root, before, rootPath);
             if (row == null) {
                 return new Applied(List.of(), added, 0, 0, 0, 1);
@@ -242,7 +242,7 @@ final class SqlFileSink implements FileSink {
             }
         }
         // Counted by what was in the index: orphans below it were counted when they were found gone.
-        removedInTransaction += log.subtree(old.id(), path.toString(), ChangeType.DELETED, false, 0);
+        removedInTransaction += reportRemoved(old.id(), () -> path, false);
         deleteSubtrees(st.countDescendants, st.deleteDescendantsBelow, st.deleteChildren, "dir", old.id());
     }
 
@@ -263,7 +263,20 @@ final class SqlFileSink implements FileSink {
     }
 
     private Row find(long parent, String name) throws SQLException {
-        Sql.Bound find = q(parent == 0 ? st.selectTopLevel : st.selectChild);
+        return find(parent == 0 ? st.selectTopLevel : st.selectChild, parent, name);
+    }
+
+    /**
+     * {@link #find} for a row this transaction is about to write, locked where writers run at once: an older scan's
+     * sweep taking it out meanwhile is waited for and seen, so what the write did is recorded against what the row
+     * was when written (a row the sweep took out comes back as added, not as unchanged or modified).
+     */
+    private Row findForWrite(long parent, String name) throws SQLException {
+        return find(parent == 0 ? st.selectTopLevelForWrite : st.selectChildForWrite, parent, name);
+    }
+
+    private Row find(Sql select, long parent, String name) throws SQLException {
+        Sql.Bound find = q(select);
         find.set("name", name);
         if (parent != 0) {
             find.set("parent", parent);
@@ -907,45 +920,99 @@ final class SqlFileSink implements FileSink {
         }
     }
 
-    /** Writes the changed, stale-marked and revived rows of the listings, in one batch. */
+    /**
+     * Writes the changed, stale-marked and revived rows of the listings, in two batches: the rows read in the index,
+     * each written only if it still is, and the orphans brought back.
+     */
     private void updateChanged(List<Listing> owned) throws SQLException {
-        Sql.Bound update = q(st.updateChild);
-        BatchRunner updates = new BatchRunner(update.statement, (tag, count) -> {
-            Listing l = owned.get((int) (tag >>> 32));
-            int at = (int) tag;
-            WalkedEntry e = l.entries.get(at);
+        List<Long> goneSinceRead = new ArrayList<>();
+        Sql.Bound live = q(st.updateLiveChild);
+        BatchRunner liveUpdates = new BatchRunner(live.statement, (tag, count) -> {
             if (count == 0) {
-                // Gone since it was read (swept by the scan whose stale mark it had) or taken by a newer scan: the
-                // upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
-                l.ids[at] = 0;
-                l.tryInserting(at);
-                bindEntry(q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
-                if (st.insertsReturnIds()) {
-                    recordReinserted(l, at);
-                }
-            } else if (l.seen[at] == REWRITE) {
-                l.unchanged++;
+                goneSinceRead.add(tag);
             } else {
-                ChangeType type = l.seen[at] == REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
-                if (type == ChangeType.ADDED) {
-                    l.revived++;
-                } else {
-                    l.modified++;
-                }
-                log.change(l.ids[at], type, e.stat().kind().name(), l.pathOf(at), null);
+                recordUpdated(owned, tag);
+            }
+        });
+        Sql.Bound revive = q(st.updateChild);
+        BatchRunner revivals = new BatchRunner(revive.statement, (tag, count) -> {
+            if (count == 0) {
+                reinsert(owned, tag);
+            } else {
+                recordUpdated(owned, tag);
             }
         });
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
             for (int i = 0; i < l.entries.size(); i++) {
-                if (l.seen[i] == CHANGED || l.seen[i] == REWRITE || l.seen[i] == REVIVED) {
+                byte seen = l.seen[i];
+                if (seen == CHANGED || seen == REWRITE || seen == REVIVED) {
                     WalkedEntry e = l.entries.get(i);
-                    bindEntry(update, 0, e.name(), e.stat()).set("id", l.ids[i]);
-                    updates.add(((long) w << 32) | i);
+                    bindEntry(seen == REVIVED ? revive : live, 0, e.name(), e.stat()).set("id", l.ids[i]);
+                    (seen == REVIVED ? revivals : liveUpdates).add(((long) w << 32) | i);
                 }
             }
         }
-        updates.flush();
+        liveUpdates.flush();
+        revivals.flush();
+        for (long tag : goneSinceRead) {
+            reviveGoneSinceRead(owned, tag);
+        }
+    }
+
+    /** Records what the update of entry {@code tag} (listing and entry, as {@link #updateChanged} tags them) did. */
+    private void recordUpdated(List<Listing> owned, long tag) throws SQLException {
+        Listing l = owned.get((int) (tag >>> 32));
+        int at = (int) tag;
+        if (l.seen[at] == REWRITE) {
+            l.unchanged++;
+            return;
+        }
+        ChangeType type = l.seen[at] == REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
+        if (type == ChangeType.ADDED) {
+            l.revived++;
+        } else {
+            l.modified++;
+        }
+        log.change(l.ids[at], type, l.entries.get(at).stat().kind().name(), l.pathOf(at), null);
+    }
+
+    /**
+     * Entry {@code tag}'s row was read in the index but had left it when written: an older scan whose stale mark it
+     * had swept it meanwhile and reported it deleted. It exists (this scan has just listed it), so it comes back as
+     * added, under its id; or, if it is gone altogether or a newer scan has taken it, as {@link #reinsert} says.
+     */
+    private void reviveGoneSinceRead(List<Listing> owned, long tag) throws SQLException {
+        Listing l = owned.get((int) (tag >>> 32));
+        int at = (int) tag;
+        WalkedEntry e = l.entries.get(at);
+        Row now = find(l.dir.id(), e.name());
+        if (now != null && now.orphan() && now.scanId() <= scan) {
+            Sql.Bound revive = q(st.updateChild);
+            if (bindEntry(revive, 0, e.name(), e.stat()).set("id", now.id()).statement.executeUpdate() == 1) {
+                l.ids[at] = now.id();
+                l.seen[at] = REVIVED;
+                recordUpdated(owned, tag);
+                return;
+            }
+        }
+        reinsert(owned, tag);
+    }
+
+    /**
+     * Entry {@code tag}'s row is gone since it was read (deleted with an orphaned subtree, say) or taken by a newer
+     * scan: the upsert re-inserts the first (with a new id, read back before any claim) and leaves the second.
+     */
+    private void reinsert(List<Listing> owned, long tag) throws SQLException {
+        Listing l = owned.get((int) (tag >>> 32));
+        int at = (int) tag;
+        WalkedEntry e = l.entries.get(at);
+        l.ids[at] = 0;
+        l.tryInserting(at);
+        bindEntry(q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
+        if (st.insertsReturnIds()) {
+            recordReinserted(l, at);
+        }
     }
 
     /**
@@ -1444,13 +1511,10 @@ final class SqlFileSink implements FileSink {
         long gone = 0;
         Map<Long, Path> parents = new HashMap<>();
         for (Row top : staleRows(st.staleDirectories)) {
-            // An older scan still owning this directory may be writing below it right now; its rows must be read,
-            // reported deleted and marked gone with the rest, not left below an orphan without a DELETED change.
-            q(st.holdRow).set("top", top.id()).statement.executeUpdate();
-            Path path = pathOfChild(parents, top);
-            gone += log.subtree(top.id(), path.toString(), ChangeType.DELETED, true, 0);
+            gone += reportRemoved(top.id(), () -> pathOfChild(parents, top), true);
             q(st.setSubtreeGone).set("top", top.id()).set("now", log.now).statement.executeUpdate();
         }
+        // Locked as they are read: a newer scan's sweep may be taking one of them out right now.
         for (Row file : staleRows(st.staleFiles)) {
             log.change(file.id(), ChangeType.DELETED, file.kind(), pathOfChild(parents, file), null);
             gone++;
@@ -1458,6 +1522,65 @@ final class SqlFileSink implements FileSink {
         q(st.orphanStaleFiles).set("scan", scan).set("now", log.now).statement.executeUpdate();
         q(st.unmarkAll).set("scan", scan).statement.executeUpdate();
         return gone;
+    }
+
+    /**
+     * Reports deleted each entry of the subtree below row {@code top} (at {@code topPath}, asked for once the row is
+     * held, so that its parent cannot go meanwhile) that is still in the index,
+     * {@code top} too if asked, before the caller takes them out; returns how many it reported. Each level of the
+     * subtree is read locked ({@link io.fsindex.core.spi.Dialect#lockedForWrite}) before the level below it: an older
+     * scan writing below one of its directories holds that row shared until it commits, so the read waits for it and
+     * the next level's read sees its rows; a scan about to write there waits for this transaction and then finds the
+     * directory gone; and a row another sweep is taking out is read, after the wait, as that sweep left it, so no
+     * entry is reported twice and none leaves unreported.
+     */
+    private long reportRemoved(long top, PathOf topPath, boolean includeTop) throws SQLException {
+        long count = 0;
+        Path path;
+        try (ResultSet rs = q(st.removedTop).set("top", top).statement.executeQuery()) {
+            if (!rs.next()) {
+                return 0;                       // deleted meanwhile, with everything below it
+            }
+            String kind = rs.getString(2);
+            rs.getLong(3);
+            path = topPath.get();
+            if (includeTop && rs.wasNull()) {
+                log.change(top, ChangeType.DELETED, kind, path, null);
+                count++;
+            }
+        }
+        Map<Long, String> level = Map.of(top, path.toString());
+        while (!level.isEmpty()) {
+            Map<Long, String> below = new HashMap<>();
+            long[] ids = level.keySet().stream().mapToLong(Long::longValue).toArray();
+            for (int from = 0; from < ids.length; from += st.removedChildren.max()) {
+                int n = Math.min(st.removedChildren.max(), ids.length - from);
+                long[] piece = java.util.Arrays.copyOfRange(ids, from, from + n);
+                try (ResultSet rs = forIds(st.removedChildren, piece, n).statement.executeQuery()) {
+                    while (rs.next()) {
+                        long id = rs.getLong(1);
+                        String dirPath = level.get(rs.getLong(2));
+                        String name = rs.getString(3);
+                        String kind = rs.getString(4);
+                        rs.getLong(5);
+                        if (rs.wasNull()) {
+                            log.changeIn(id, ChangeType.DELETED, kind, dirPath, name, null);
+                            count++;
+                        }
+                        if (FileKind.DIRECTORY.name().equals(kind)) {
+                            below.put(id, ChangeLog.join(dirPath, name));
+                        }
+                    }
+                }
+            }
+            level = below;
+        }
+        return count;
+    }
+
+    /** A path looked up when it is needed. */
+    private interface PathOf {
+        Path get() throws SQLException;
     }
 
     /** This scan's stale rows the statement selects: id, parent, name and kind only. */
@@ -1472,6 +1595,10 @@ final class SqlFileSink implements FileSink {
         return rows;
     }
 
+    /**
+     * The path of {@code row} from its parent's, looked up once per parent. A row the sweep holds cannot lose its
+     * parent (deleting that would delete the row), so a missing one is a broken index, said as such.
+     */
     private Path pathOfChild(Map<Long, Path> parents, Row row) throws SQLException {
         if (row.parent() == 0) {
             return Path.of(row.name());
@@ -1479,6 +1606,10 @@ final class SqlFileSink implements FileSink {
         Path parent = parents.get(row.parent());
         if (parent == null) {
             parent = locate(row.parent()).path();
+            if (parent == null) {
+                throw new SQLException("row " + row.id() + " (" + row.name() + ") has no parent row "
+                        + row.parent() + " in " + st.t.filesName());
+            }
             parents.put(row.parent(), parent);
         }
         return parent.resolve(row.name());
@@ -1845,7 +1976,7 @@ final class SqlFileSink implements FileSink {
             return count;
         }
 
-        private static String join(String parent, String name) {
+        static String join(String parent, String name) {
             return parent == null ? null : parent.endsWith("/") ? parent + name : parent + "/" + name;
         }
 

@@ -36,6 +36,10 @@ final class Statements {
     final ForIds<Long> claimDirectories;
     final ForIds<Long> claimedDirectories;
     final Sql updateChild;
+    /** {@link #selectChild} and {@link #selectTopLevel} locking the row read, for a row about to be written. */
+    final Sql selectChildForWrite, selectTopLevelForWrite;
+    /** {@link #updateChild} for a row read in the index: it leaves the row alone if it has left the index since. */
+    final Sql updateLiveChild;
     final Sql countPurge;
     final Sql purgeBelow;
     final Sql purge;
@@ -44,11 +48,10 @@ final class Statements {
     final Sql orphanStaleFiles;
     final Sql subtreeRows;
     final Sql setSubtreeGone;
-    /**
-     * Locks row {@code :top} for writing, changing nothing: waits for a transaction that holds it shared (a scan
-     * writing below it), so that what is read below it next includes what that scan committed.
-     */
-    final Sql holdRow;
+    /** The top of a subtree the transaction takes out of the index, locked: id, kind, gone_at. */
+    final Sql removedTop;
+    /** The rows below some rows of such a subtree, locked: id, parent, name, kind, gone_at. */
+    final ForIds<Long> removedChildren;
     final Sql clearSubtreeGone;
     final Sql ancestors;
     final Sql selectByFileKey;
@@ -135,13 +138,15 @@ final class Statements {
         claimDirectories = ForIds.ofIds(ids -> Sql.render(ctx, dialect.claimDirectories(t, t.id.in(ids))));
         claimedDirectories = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.id.in(ids))
                 .and(t.listedBy.eq(scan)).and(t.kind.eq(inline("DIRECTORY")))));
-        updateChild = Sql.render(ctx, ctx.update(t.files)
+        var updateOwnedChild = ctx.update(t.files)
                 .set(t.fingerprint, t.keptIfUnchanged(t.fingerprint))
                 .set(t.contentHash, t.keptIfUnchanged(t.contentHash)).set(t.kind, param("kind", String.class))
                 .set(t.size, param("size", Long.class)).set(t.mtime, param("mtime", Long.class))
                 .set(t.linkTarget, param("link", String.class)).set(t.fileKey, param("key", Long.class))
                 .set(t.scanId, scan).set(t.stale, inline(0)).set(t.goneAt, inline(null, Long.class))
-                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
+                .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan));
+        updateChild = Sql.render(ctx, updateOwnedChild);
+        updateLiveChild = Sql.render(ctx, updateOwnedChild.and(t.goneAt.isNull()));
 
         Field<Long> goneId = field(name("gone", "id"), Long.class);
         Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
@@ -158,8 +163,8 @@ final class Statements {
         Field<Long> now = param("now", Long.class);
         staleDirectories = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.eq(inline("DIRECTORY"))));
-        staleFiles = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
-                .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
+        staleFiles = Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.parent, t.name, t.kind)
+                .from(t.files).where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY")))));
         orphanStaleFiles = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now).set(t.stale, inline(0))
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
         Condition top = t.id.eq(param("top", Long.class));
@@ -168,7 +173,10 @@ final class Statements {
                         field(name("r", "kind")), field(name("r", "gone_at")), goneDepth)
                 .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
                 .orderBy(goneDepth, field(name("r", "id"))));
-        holdRow = Sql.render(ctx, ctx.update(t.files).set(t.stale, t.stale).where(t.id.eq(param("top", Long.class))));
+        removedTop = Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.kind, t.goneAt).from(t.files)
+                .where(t.id.eq(param("top", Long.class)))));
+        removedChildren = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.parent,
+                t.name, t.kind, t.goneAt).from(t.files).where(t.parent.in(ids)))));
         setSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top), java.util.Map.of(t.goneAt, now),
                 t.goneAt.isNull()));
         clearSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top),
@@ -237,6 +245,10 @@ final class Statements {
                 .and(t.name.eq(param("name", String.class))));
         selectTopLevel = Sql.render(ctx, selectFiles(ctx).where(t.parent.isNull())
                 .and(t.name.eq(param("name", String.class))));
+        selectChildForWrite = Sql.render(ctx, dialect.lockedForWrite(selectFiles(ctx)
+                .where(t.parent.eq(param("parent", Long.class))).and(t.name.eq(param("name", String.class)))));
+        selectTopLevelForWrite = Sql.render(ctx, dialect.lockedForWrite(selectFiles(ctx).where(t.parent.isNull())
+                .and(t.name.eq(param("name", String.class)))));
         markStale = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(1)).set(t.scanId, scan)
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
         keepRow = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0)).set(t.scanId, scan)

@@ -153,6 +153,17 @@ public interface Dialect {
     }
 
     /**
+     * Returns {@code read}, a read of rows the transaction is about to write or take out of the index, with an exclusive lock
+     * on the rows read until the transaction ends where write transactions run concurrently: the read waits for a
+     * transaction changing one of them, or writing below one (which holds {@link #lockedWhereConcurrent its guard's}
+     * shared lock on it), and then reads the row's newest version, and nothing is written below them until the
+     * transaction ends. Unchanged (a plain read) by default, enough where write transactions are serialised.
+     */
+    default <R extends org.jooq.Record> org.jooq.Select<R> lockedForWrite(org.jooq.SelectConditionStep<R> read) {
+        return read;
+    }
+
+    /**
      * Inserts {@code rows} child rows that were not there when this scan, owning their parents' listings, read the
      * parents' children in the same transaction; a row whose name has appeared since is left alone. Only a newer scan
      * can have written it (no older scan may write below a directory a newer one has claimed), so its row stands.
