@@ -1,6 +1,5 @@
 package io.fsindex.testkit;
 
-import io.fsindex.api.FsIndexException;
 import io.fsindex.api.IndexReader;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -124,8 +123,11 @@ public final class CampaignChecks {
     }
 
     /**
-     * The internal error in {@code failure}'s chain of causes and suppressed exceptions, or null if every exception in
-     * it is fsindex's own or a database's or the disk's.
+     * The internal error in {@code failure}'s chain of causes and suppressed exceptions, or null if it has none: an
+     * unchecked exception or error of the Java platform itself ({@link NullPointerException},
+     * {@link IllegalStateException}, {@link AssertionError} …), which means a bug, where a fault should give
+     * fsindex's own exception over a database's or the disk's (a driver's own unchecked exceptions, such as MySQL
+     * Connector/J's communications exception below its {@link SQLException}, are the database's).
      */
     public static Throwable internalError(Throwable failure) {
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -135,9 +137,9 @@ public final class CampaignChecks {
             if (t == null || !seen.add(t)) {
                 continue;
             }
-            boolean ours = t instanceof FsIndexException || t instanceof SQLException
-                    || t instanceof java.io.IOException || t instanceof java.io.UncheckedIOException;
-            if (!ours && (t instanceof RuntimeException || t instanceof Error)) {
+            boolean platform = t.getClass().getName().startsWith("java.");
+            if (platform && (t instanceof RuntimeException || t instanceof Error)
+                    && !(t instanceof java.io.UncheckedIOException)) {
                 return t;
             }
             pending.add(t.getCause());

@@ -43,6 +43,18 @@ public final class LoopingScanChild {
             roots.add(Path.of(args[i]));
         }
         PrintStream out = System.out;
+        // Never outlive the test that started this JVM, whatever happens to it.
+        ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
+        Thread limit = new Thread(() -> {
+            try {
+                Thread.sleep(TimeUnit.MINUTES.toMillis(15));
+            } catch (InterruptedException ignored) {
+                // halting anyway
+            }
+            Runtime.getRuntime().halt(4);
+        }, "lifetime-limit");
+        limit.setDaemon(true);
+        limit.start();
         try (FsIndex index = FsIndex.builder().properties(properties).scanLease(lease).build()) {
             Files.createFile(ready);
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
