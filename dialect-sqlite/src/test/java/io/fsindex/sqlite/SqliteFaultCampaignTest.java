@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file for a long time.
  */
 class SqliteFaultCampaignTest extends FaultCampaignConformanceTest {
-    private static final Duration RETRY_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration RETRY_TIMEOUT = Duration.ofSeconds(1);
 
     @TempDir
     static Path dbDir;
@@ -58,7 +58,7 @@ class SqliteFaultCampaignTest extends FaultCampaignConformanceTest {
      */
     @Test
     void aFullDiskFailsTheScanClearlyAndLosesNothing() throws Exception {
-        FaultCampaign campaign = FaultCampaign.of(engine(), "out of disk space", 3);
+        FaultCampaign campaign = FaultCampaign.of(engine(), "out of disk space", 2);
         Random random = campaign.random("slack");
         SeededChurn[] churn = new SeededChurn[1];
         Path root = campaignTree(campaign, churn);

@@ -44,7 +44,7 @@ public abstract class ServerFaultCampaignConformanceTest extends FaultCampaignCo
      */
     @Test
     void aScansConnectionsKilledMidScanLoseNothing() throws Exception {
-        FaultCampaign campaign = FaultCampaign.of(engine(), "the scan's connection killed", 6);
+        FaultCampaign campaign = FaultCampaign.of(engine(), "the scan's connection killed", 4);
         String marker = "fsindex_faults_" + ProcessHandle.current().pid();
         SeededChurn[] churn = new SeededChurn[1];
         Path root = campaignTree(campaign, churn);
