@@ -32,6 +32,7 @@ public abstract class FaultCampaignConformanceTest extends IndexTest {
     /** The subtrees that subtree scans take as their roots. */
     protected static final List<String> SUBTREES = List.of("s1", "s2");
     private static final int MIN_KILLS = 20;
+    private static final int CLEAN_SCAN_ATTEMPTS = 5;
 
     /** The engine's name for the campaign's report: the JDBC URL's scheme. */
     protected String engine() {
@@ -49,23 +50,30 @@ public abstract class FaultCampaignConformanceTest extends IndexTest {
     }
 
     /**
-     * One more clean full scan (if it fails, that is a problem, and it is tried once more), then every check: index equals tree, no orphan or stale row, and the feed (read up to
-     * its end) without problems and replaying to the index. Returns what is wrong.
+     * One more clean full scan (if it fails, that is a problem, and it is tried again, up to five times), then every
+     * check: index equals tree, no orphan or stale row, and the feed (read up to its end) without problems and
+     * replaying to the index. Returns what is wrong.
      */
     protected static List<String> cleanScanAndCheck(FsIndex index, Path root, RawIndex raw, FeedAudit feed) {
         List<String> problems = new ArrayList<>();
-        for (int attempt = 1; ; attempt++) {
+        List<String> failures = new ArrayList<>();
+        while (true) {
             try {
                 index.scan(root);
                 break;
             } catch (ScanFailedException e) {
                 Throwable internal = CampaignChecks.internalError(e);
-                problems.add("the clean scan after the fault" + (attempt > 1 ? " failed again" : " failed")
-                        + (internal == null ? "" : " with an internal error " + internal) + ": " + e.getMessage());
-                if (attempt == 2) {
+                failures.add((internal == null ? "" : "internal error " + internal + ": ") + e.getMessage());
+                if (failures.size() == CLEAN_SCAN_ATTEMPTS) {
+                    problems.add("the clean scan after the fault failed " + failures.size() + " times: "
+                            + failures.stream().distinct().toList());
                     return problems;
                 }
             }
+        }
+        if (!failures.isEmpty()) {
+            problems.add("the clean scan after the fault failed " + failures.size() + " time(s) before one completed: "
+                    + failures.stream().distinct().toList());
         }
         problems.addAll(CampaignChecks.indexEqualsTree(index, root));
         try {
