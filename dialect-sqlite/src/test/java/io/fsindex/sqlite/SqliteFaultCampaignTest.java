@@ -120,8 +120,8 @@ class SqliteFaultCampaignTest extends FaultCampaignConformanceTest {
                     + messages.stream().distinct().limit(3).toList());
         } finally {
             index.close();
-            if (mountFailure == null) {
-                run("umount", disk.toString());
+            if (mountFailure == null && run("umount", disk.toString()) != null) {
+                run("umount", "-l", disk.toString()); // detached at once, gone once nothing holds it open
             }
         }
         campaign.finish(campaign.trials());
