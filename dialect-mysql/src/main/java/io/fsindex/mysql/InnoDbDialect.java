@@ -185,6 +185,13 @@ abstract class InnoDbDialect implements Dialect {
                 || "40001".equals(e.getSQLState());
     }
 
+    /** Besides class 08: the session was killed ({@code KILL}, ER_CONNECTION_KILLED, SQLSTATE 70100). */
+    @Override
+    public boolean isConnectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.equals("70100"));
+    }
+
     @Override
     public Query upsertChild(FsTables t) {
         Field<Long> parent = param("parent", Long.class);

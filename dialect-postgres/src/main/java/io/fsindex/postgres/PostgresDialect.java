@@ -256,6 +256,13 @@ public final class PostgresDialect implements Dialect {
         return e.getSQLState() != null && RETRYABLE_STATES.contains(e.getSQLState());
     }
 
+    /** Besides class 08: the server terminated the session (admin command, crash recovery) or is starting up. */
+    @Override
+    public boolean isConnectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.startsWith("57P0"));
+    }
+
     /**
      * Every guard (the conditional insert's parent check, a listing's owner check) reads its rows {@code FOR SHARE},
      * so it waits for a newer scan's uncommitted claim and then sees it (see the class comment).

@@ -234,6 +234,22 @@ public final class SqliteDialect implements Dialect {
         return 500;
     }
 
+    /**
+     * SQLite reports a disk that fills while it grows its shared-memory file ({@code -shm}) as an I/O error, not as
+     * SQLITE_FULL; both mean the same to a user.
+     */
+    @Override
+    public String likelyCause(SQLException e) {
+        if (e instanceof SQLiteException s) {
+            String code = s.getResultCode().name();
+            if (code.equals("SQLITE_FULL") || code.equals("SQLITE_IOERR_SHMSIZE") || code.equals("SQLITE_IOERR_WRITE")
+                    || code.equals("SQLITE_IOERR_FSYNC") || code.equals("SQLITE_IOERR_TRUNCATE")) {
+                return "is the disk holding the database full?";
+            }
+        }
+        return null;
+    }
+
     @Override
     public boolean isRetryable(SQLException e) {
         if (e instanceof SQLiteException s) {

@@ -46,6 +46,47 @@ final class Database {
         }
     }
 
+    /** How many pooled connections {@link #connectLive} tries before it gives up: more than any pool fsindex opens. */
+    static final int LIVE_CONNECTION_TRIES = 33;
+
+    /**
+     * {@link #connect} for work that must not fail on a connection the server closed after the pool last used it
+     * (killed, or the server restarted): each connection makes a round trip first, and one that has lost its server
+     * is closed and the next tried. The failed round trip is what makes a pool such as HikariCP discard the
+     * connection instead of handing it out again; it tests a connection itself only after it was idle a while.
+     */
+    Connection connectLive() throws SQLException {
+        SQLException lost = null;
+        for (int i = 0; i < LIVE_CONNECTION_TRIES; i++) {
+            Connection c = null;
+            try {
+                c = connect();
+                try (java.sql.Statement s = c.createStatement()) {
+                    s.execute("SELECT 1");
+                }
+                return c;
+            } catch (SQLException e) {
+                if (c != null) {
+                    c.close();
+                }
+                if (!dialect.isConnectionLost(e)) {
+                    throw e;
+                }
+                if (lost != null) {
+                    e.addSuppressed(lost);
+                }
+                lost = e;
+            }
+        }
+        throw lost;
+    }
+
+    /** The message users see for {@code e}: the engine, its message, and what likely caused it if the dialect knows. */
+    String describe(SQLException e) {
+        String cause = dialect.likelyCause(e);
+        return dialect.name() + " error: " + e.getMessage() + (cause == null ? "" : " (" + cause + ")");
+    }
+
     /**
      * Runs {@code work} in a write transaction, retrying it from the start with backoff while the database reports a
      * transient failure (busy, deadlock, serialization), for at most the configured retry time.
@@ -92,7 +133,7 @@ final class Database {
         try (Connection c = connect()) {
             return work.run(c);
         } catch (SQLException e) {
-            throw new FsIndexException(dialect.name() + " error: " + e.getMessage(), e);
+            throw new FsIndexException(describe(e), e);
         }
     }
 

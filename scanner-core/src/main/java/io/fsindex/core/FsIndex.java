@@ -161,7 +161,7 @@ public final class FsIndex implements IndexReader {
         FileNameEncoding.requireUtf8(root);
         Connection c = null;
         try {
-            c = db.connect();
+            c = db.connectLive();           // a scan holds its connection throughout: not one a server dropped
             long id = insertScanRow(c, root.toAbsolutePath().normalize().toString());
             Scan scan = new Scan(id, root, options.walker() != null ? options.walker() : walker, options);
             DefaultScanSession session = new DefaultScanSession(scan, root);
@@ -172,8 +172,8 @@ public final class FsIndex implements IndexReader {
             return session;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c);
-            throw new ScanFailedException("cannot start a scan of " + root + ": " + db.dialect.name() + " error: "
-                    + e.getMessage(), e);
+            throw new ScanFailedException("cannot start a scan of " + root + ": " + (e instanceof SQLException s
+                    ? db.describe(s) : db.dialect.name() + " error: " + e.getMessage()), e);
         }
     }
 

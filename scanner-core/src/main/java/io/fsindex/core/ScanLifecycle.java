@@ -141,7 +141,7 @@ final class ScanLifecycle {
             return;
         }
         List<Long> ids = new ArrayList<>(beating);
-        try (Connection c = db.connect()) {
+        try (Connection c = db.connectLive()) {
             db.write(c, conn -> {
                 long now = System.currentTimeMillis();
                 try (Sql.Bound q = heartbeat.prepare(c)) {
@@ -175,7 +175,7 @@ final class ScanLifecycle {
         try {
             db.write(scanConnection, write);
         } catch (SQLException | RuntimeException first) {
-            try (Connection fresh = db.connect()) {
+            try (Connection fresh = db.connectLive()) {
                 db.write(fresh, write);
             } catch (SQLException | RuntimeException second) {
                 second.addSuppressed(first);

@@ -110,6 +110,22 @@ public interface Dialect {
     boolean isRetryable(SQLException e);
 
     /**
+     * Returns true if the failure means the connection itself is gone (closed by the server, killed, the network or
+     * the server lost); by default a SQLSTATE of class 08 (connection exception).
+     */
+    default boolean isConnectionLost(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    }
+
+    /**
+     * A few words on what most likely caused {@code e} where its own message does not say it plainly (a full disk
+     * reported as an I/O error, say), added to the message users see; null (the default) for none.
+     */
+    default String likelyCause(SQLException e) {
+        return null;
+    }
+
+    /**
      * Returns the DDL script (resource {@code schema/V<version>.sql} beside the dialect class) that brings the schema from version {@code version - 1} to {@code version}, with
      * {@code ${prefix}} where table names start, or empty if this dialect has no such version.
      */
