@@ -125,13 +125,21 @@ public final class SeededChurn {
     }
 
     private void write(Path file) throws IOException {
-        Files.writeString(file, "x".repeat(random.nextInt(200)));
+        int size = random.nextInt(200);
+        if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+            return;                             // the name is a directory's: no change this time
+        }
+        Files.writeString(file, "x".repeat(size));
     }
 
     /** Creates a directory with {@code files} files and, down to {@code depth} levels, subdirectories; returns entries made. */
     private int createDirectory(Path parent, int depth, int files) {
         try {
-            Path dir = Files.createDirectories(parent.resolve(name()));
+            Path dir = parent.resolve(name());
+            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return 0;                       // the name is taken (by a file, say): no change this time
+            }
+            Files.createDirectory(dir);
             int made = 1;
             for (int i = 0; i < files; i++) {
                 write(dir.resolve(name()));
