@@ -139,7 +139,7 @@ final class Database {
 
     boolean isRetryable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof LoadRefused) {
+            if (t instanceof LoadRefused || t instanceof RowsAboveFloor) {
                 return true;
             }
             if (t instanceof SQLException s) {

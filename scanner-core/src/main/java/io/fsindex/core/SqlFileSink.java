@@ -549,6 +549,7 @@ final class SqlFileSink implements FileSink {
             long scanId = rs.getLong(8);
             boolean stale = rs.getInt(10) != 0;
             boolean orphan = rs.getLong(12) != 0;
+            log.requireNotInsertedMeanwhile(id, scanId);
             int at = byName().indexOf(name);
             if (at < 0) {
                 // Missing from the listing: gone, unless a newer scan wrote it (or this scan marked it already, or
@@ -1214,6 +1215,7 @@ final class SqlFileSink implements FileSink {
 
     /** Moves row {@code old} (now at {@code oldPath}) to entry {@code e} in {@code dir}, and records the move. */
     private Moved retarget(Directory dir, WalkedEntry e, Row old, Path oldPath) throws SQLException {
+        log.requireNotInsertedMeanwhile(old.id(), old.scanId());
         log.settleAdded();                      // the row may be one this transaction inserted and holds as added
         Path newPath = dir.path().resolve(e.name());
         Sql.Bound move = q(st.moveRow);
@@ -1753,6 +1755,18 @@ final class SqlFileSink implements FileSink {
             changeText.clear();
             q(st.insertChange);                 // drops a batch a failed attempt left behind
             q(st.insertChangeDir);
+        }
+
+        /**
+         * Throws {@link RowsAboveFloor} for row {@code id}, written by scan {@code scanId}, if another transaction
+         * inserted it after this one began: this transaction is about to write it, and would then take it for one of
+         * its own new rows (above {@link #floor}, its scan's) and record it added. A row a newer scan wrote is left
+         * alone anyway, and one this transaction inserted is its own.
+         */
+        void requireNotInsertedMeanwhile(long id, long scanId) throws RowsAboveFloor {
+            if (id > floor && scanId < scan) {
+                throw new RowsAboveFloor(id);
+            }
         }
 
         /**

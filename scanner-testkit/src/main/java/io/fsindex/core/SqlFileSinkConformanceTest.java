@@ -567,6 +567,62 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
     }
 
     /**
+     * A row another scan inserts below a directory after this scan's transaction began, and which this scan then
+     * writes (here: records its new size), is recorded modified, not also added: the scan tells the rows it inserted
+     * itself by their ids being above the largest id when its transaction began, so on finding a row above that which
+     * it did not insert it starts the transaction again. The other scan's insert is staged here while this scan's
+     * transaction waits for the directory's row, which the test holds.
+     */
+    @Test
+    void aRowAnotherScanInsertedAfterTheTransactionBeganIsNotRecordedAddedByThisScan() throws Exception {
+        Path root = tree("d/", "keep.txt");
+        Path d = root.resolve("d");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long rootId = index.lookup(root).orElseThrow().id();
+        long dId = index.lookup(d).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+        Files.writeString(d.resolve("late.txt"), "inserted by another scan meanwhile");
+        Files.writeString(d.resolve("new.txt"), "inserted by this scan");
+        List<WalkedEntry> listingOfD = new NioWalker().list(d).entries();
+        String insertLate = "INSERT INTO " + prefix() + "files (parent, name, kind, scan_id) VALUES (" + dId
+                + ", 'late.txt', 'FILE', %d)";
+
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
+            long older = index.insertScanRow(olderC, d.toString());
+            SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
+            String waits = lockWaitsQuery(prefix());
+            if (waits == null) {
+                try (Statement s = olderC.createStatement()) {
+                    s.executeUpdate(String.format(insertLate, older));
+                }
+                newer.applyGroup(List.of(d), List.of(new FileSink.Directory(dId, rootId, "d", d)),
+                        List.of(listingOfD));
+            } else {
+                olderC.setAutoCommit(false);
+                try (Statement s = olderC.createStatement()) {
+                    s.executeQuery("SELECT id FROM " + prefix() + "files WHERE id = " + dId + " FOR UPDATE").close();
+                }
+                Future<?> applying = executor.submit(() -> newer.applyGroup(List.of(d),
+                        List.of(new FileSink.Directory(dId, rootId, "d", d)), List.of(listingOfD)));
+                assertThat(awaitLockWaits(waits, 1, applying)).as("the listing waits for d's row").isTrue();
+                try (Statement s = olderC.createStatement()) {
+                    s.executeUpdate(String.format(insertLate, older));
+                }
+                olderC.commit();
+                applying.get(60, TimeUnit.SECONDS);
+            }
+            newer.finish(true);
+        } finally {
+            executor.shutdownNow();
+        }
+
+        assertThat(index.changesSince(cursor, 100).changes()).extracting(ch -> ch.type() + " "
+                + root.relativize(ch.path())).containsExactlyInAnyOrder("MODIFIED d/late.txt", "ADDED d/new.txt");
+    }
+
+    /**
      * A name another transaction inserts below a directory while the scan applies its listing of it (a newer partial
      * scan's root, say) is left to that transaction: the scan's insert waits for it, finds the name taken, and
      * neither records the row as added nor counts it. On MariaDB this is the duplicate that {@code INSERT IGNORE}
