@@ -51,7 +51,7 @@ public final class Bench implements Callable<Integer> {
     private static final String SMOKE_ENTRIES = "2000";
 
     @Option(names = "--entries", paramLabel = "N", description = "entries in the main tree (default 1,000,000; "
-            + SMOKE_ENTRIES + " with --smoke); the growth tree has N/10, the flat directory N files")
+            + SMOKE_ENTRIES + " with --smoke); the growth tree has N/10, the flat and huge-root directories N files")
     Long entries;
     @Option(names = "--smoke", description = "a quick run for CI: " + SMOKE_ENTRIES + " entries, SQLite only;"
             + " falls back to a JDBC baseline if the sqlite3 or find command is missing")

@@ -3,6 +3,7 @@ package io.fsindex.benchmarks;
 import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
 import java.nio.file.Path;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -42,7 +43,7 @@ final class HugeRoot {
      * directory itself into an empty index. {@code reset} empties the index before each scan.
      */
     static Measured measure(String engine, Path parent, long n, int runs, Baseline baseline, Supplier<FsIndex> open,
-                            Step reset, TimedScan timed, java.util.function.BiConsumer<Boolean, String> expect)
+                            Step reset, TimedScan timed, BiConsumer<Boolean, String> expect)
             throws Exception {
         Path dir = parent.resolve(DIRECTORY);
         Measured m = new Measured(new Bench.Series(), new Bench.Series(), new Bench.Series());
@@ -50,7 +51,8 @@ final class HugeRoot {
             m.baseline.add(baseline.seconds(dir), HeapMonitor.Usage.NONE);
             reset.run();
             try (FsIndex index = open.get()) {
-                ScanResult p = timed.scan(index, parent, m.parent, engine + " cold scan of the huge directory's parent");
+                ScanResult p = timed.scan(index, parent, m.parent,
+                        engine + " cold scan of the huge directory's parent");
                 expect.accept(p.added() >= n + 1, engine + " parent scan added " + p.added() + " rows for " + n);
             }
             reset.run();
