@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -295,7 +296,7 @@ public final class Bench implements Callable<Integer> {
     }
 
     private boolean needsMainTree() {
-        return !java.util.Collections.disjoint(scenarios, EnumSet.of(Scenario.walk, Scenario.cold, Scenario.rescan,
+        return !Collections.disjoint(scenarios, EnumSet.of(Scenario.walk, Scenario.cold, Scenario.rescan,
                 Scenario.churn, Scenario.growth, Scenario.concurrent));
     }
 

@@ -199,13 +199,11 @@ final class SqlFileSink implements FileSink {
             long rootUnchanged = ours && change == null ? 1 : 0;
             long rootSkipped = ours ? 0 : 1;
             boolean descend = root.stat().isDirectory() && claimOne(row.id());
-            if (descend) {
-                rootIsFresh(row.id());
-            }
             if (!descend) {
                 return new Applied(List.of(), added + rootAdded, rootModified, 0, rootUnchanged,
                         root.stat().isDirectory() ? 1 : rootSkipped);
             }
+            rootIsFresh(row.id());
             return new Applied(List.of(new Directory(row.id(), parent, root.name(), rootPath)), added + rootAdded,
                     rootModified, 0, rootUnchanged, rootSkipped);
         });

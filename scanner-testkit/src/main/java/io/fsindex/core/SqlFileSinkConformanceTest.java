@@ -7,6 +7,7 @@ import io.fsindex.api.Change;
 import io.fsindex.api.ChangeType;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanResult;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.testkit.IndexTest;
 import io.fsindex.testkit.RawIndex;
@@ -18,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -167,7 +170,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         Path root = tree(spec).toRealPath();
         FsIndex index = openIndex();
         NioWalker walker = new NioWalker();
-        List<WalkedEntry> trunk = new java.util.ArrayList<>();
+        List<WalkedEntry> trunk = new ArrayList<>();
         Path prefix = root.getRoot();
         trunk.add(new WalkedEntry(prefix.toString(), walker.stat(prefix)));
         for (int i = 0; i < root.getNameCount() - 1; i++) {
@@ -200,9 +203,9 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
         assertThat(index.changesSince(0, 100).changes()).filteredOn(ch -> ch.path().startsWith(root))
                 .extracting(ch -> ch.type() + " " + root.relativize(ch.path()))
-                .containsExactlyInAnyOrder(java.util.stream.Stream.concat(java.util.stream.Stream.of("ADDED "),
-                        java.util.Arrays.stream(spec).map(f -> "ADDED " + f)).toArray(String[]::new));
-        io.fsindex.api.ScanResult rescan = index.scan(root);
+                .containsExactlyInAnyOrder(Stream.concat(Stream.of("ADDED "),
+                        Arrays.stream(spec).map(f -> "ADDED " + f)).toArray(String[]::new));
+        ScanResult rescan = index.scan(root);
         assertThat(rescan.added() + rescan.deleted() + rescan.modified()).isZero();
     }
 
