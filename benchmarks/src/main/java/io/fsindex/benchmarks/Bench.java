@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -45,13 +46,13 @@ public final class Bench implements Callable<Integer> {
     enum Engine { sqlite, postgres, mysql, mariadb }
 
     /** The scenarios a run can cover (docs/benchmarks.md says what each measures); lower case like Engine. */
-    enum Scenario { walk, cold, rescan, churn, growth, flat, concurrent }
+    enum Scenario { walk, cold, rescan, churn, growth, flat, concurrent, hugeroot }
 
     static final long MEMORY_TARGET_BYTES = 256L * 1024 * 1024;
     private static final String SMOKE_ENTRIES = "2000";
 
     @Option(names = "--entries", paramLabel = "N", description = "entries in the main tree (default 1,000,000; "
-            + SMOKE_ENTRIES + " with --smoke); the growth tree has N/10, the flat directory N files")
+            + SMOKE_ENTRIES + " with --smoke); the growth tree has N/10, the flat and huge-root directories N files")
     Long entries;
     @Option(names = "--smoke", description = "a quick run for CI: " + SMOKE_ENTRIES + " entries, SQLite only;"
             + " falls back to a JDBC baseline if the sqlite3 or find command is missing")
@@ -108,6 +109,9 @@ public final class Bench implements Callable<Integer> {
     private HeapMonitor heap;
     private Path run;
     private boolean realSqliteBaseline;
+    /** The parent of the huge-root scenario's directory of N files; null unless that scenario runs. */
+    private Path hugeParent;
+    private long hugeEntries;
 
     public static void main(String[] args) {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
@@ -160,7 +164,18 @@ public final class Bench implements Callable<Integer> {
             heap = monitor;
             TreeGenerator main = new TreeGenerator(shape);
             Path tree = run.resolve("tree");
-            generate(main, tree);
+            if (needsMainTree()) {
+                generate(main, tree);
+            }
+            if (scenarios.contains(Scenario.hugeroot)) {
+                hugeParent = run.resolve("hugeroot");
+                hugeEntries = n;
+                log(String.format(Locale.ROOT, "generating one directory of %,d files in %s", n,
+                        hugeParent.resolve(HugeRoot.DIRECTORY)));
+                long t0 = System.nanoTime();
+                TreeGenerator.generateFlat(hugeParent.resolve(HugeRoot.DIRECTORY), n, shape);
+                log(String.format(Locale.ROOT, "generated in %.1f s", secondsSince(t0)));
+            }
             if (scenarios.contains(Scenario.walk) && realSqliteBaseline) {
                 Baselines.walkOnly(tree); // warms the dentry and inode caches for whatever runs first
                 List<Double> walks = new ArrayList<>();
@@ -181,6 +196,9 @@ public final class Bench implements Callable<Integer> {
             }
             if (selected.contains(Engine.mariadb)) {
                 innoDb(InnoDbServer.Engine.MARIADB, main, tree);
+            }
+            if (hugeParent != null) {
+                deleteTree(hugeParent);
             }
             if (selected.contains(Engine.sqlite) && scenarios.contains(Scenario.flat)) {
                 flat(shape); // last: it is the scenario most likely to run out of heap
@@ -271,6 +289,36 @@ public final class Bench implements Callable<Integer> {
         if (scenarios.contains(Scenario.growth)) {
             growth(generator, coldScan);
         }
+        Path hugeDb = run.resolve("sqlite-hugeroot.db");
+        hugeRoot(engine, realSqliteBaseline ? "find into sqlite3 .import" : "JDBC inserts", "≤ 2.5", 2.5,
+                dir -> sqliteBaseline(dir, hugeEntries),
+                () -> FsIndex.builder().jdbcUrl("jdbc:sqlite:" + hugeDb).build(), () -> Baselines.deleteSqlite(hugeDb));
+    }
+
+    private boolean needsMainTree() {
+        return !Collections.disjoint(scenarios, EnumSet.of(Scenario.walk, Scenario.cold, Scenario.rescan,
+                Scenario.churn, Scenario.growth, Scenario.concurrent));
+    }
+
+    /**
+     * The huge-root scenario on one engine ({@link HugeRoot}): both cold scans against the engine's baseline of the
+     * same directory and its cold-scan target, and the root's scan against its parent's.
+     */
+    private void hugeRoot(String engine, String loader, String target, double maxRatio, HugeRoot.Baseline baseline,
+                          Supplier<FsIndex> open, HugeRoot.Step reset) throws Exception {
+        if (hugeParent == null) {
+            return;
+        }
+        log(engine + ": the huge directory as root and its parent, " + runs + " run(s)");
+        HugeRoot.Measured m = HugeRoot.measure(engine, hugeParent, hugeEntries, runs, baseline, open, reset,
+                this::timedScan, (ok, otherwise) -> expect(ok, otherwise));
+        long n = hugeEntries;
+        report.add(row("baseline (huge directory): " + loader, engine, n, m.baseline(), Double.NaN, "", "", null));
+        report.add(judgedOnlyAgainstTheRealBaseline(row("cold scan, the huge directory's parent", engine, n,
+                m.parent(), m.baseline().median(), "baseline (huge directory)", target, maxRatio)));
+        report.add(judgedOnlyAgainstTheRealBaseline(row("cold scan, huge directory as root", engine, n, m.root(),
+                m.baseline().median(), "baseline (huge directory)", target, maxRatio)));
+        report.add(row("huge root ÷ its parent", engine, n, m.root(), m.parent().median(), "parent scan", "", null));
     }
 
     /** The cold scan of a tree a tenth the size, and the ratio of the full tree's cold scan to it. */
@@ -383,7 +431,7 @@ public final class Bench implements Callable<Integer> {
             Series concurrent = new Series();
             Supplier<FsIndex> open = () -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
                     .password(server.password()).tablePrefix("bench_").build();
-            for (int r = 0; r < runs; r++) {
+            for (int r = 0; r < runs && needsMainTree(); r++) {
                 log("PostgreSQL run " + (r + 1) + "/" + runs + ": baseline COPY");
                 try (Connection c = server.connect()) {
                     Baselines.Load load = Baselines.findIntoPostgresCopy(tree, c);
@@ -407,9 +455,17 @@ public final class Bench implements Callable<Integer> {
                     dropTables(server, "bench_");
                 }
             }
-            report.add(row("baseline: find -printf into COPY FROM STDIN", engine, n, baseline, Double.NaN, "", "",
-                    null));
-            report.add(row("cold scan (empty index)", engine, n, cold, baseline.median(), "baseline", "≤ 4", 4));
+            hugeRoot(engine, "find into COPY FROM STDIN", "≤ 4", 4, dir -> {
+                try (Connection c = server.connect()) {
+                    return Baselines.findIntoPostgresCopy(dir, c).seconds();
+                }
+            }, open, () -> dropTables(server, "bench_"));
+            if (!baseline.isEmpty()) {
+                report.add(row("baseline: find -printf into COPY FROM STDIN", engine, n, baseline, Double.NaN, "",
+                        "", null));
+                report.add(row("cold scan (empty index)", engine, n, cold, baseline.median(), "baseline", "≤ 4",
+                        4));
+            }
             if (!rescan.isEmpty()) {
                 report.add(row("rescan, nothing changed", engine, n, rescan, baseline.median(), "baseline", "≤ 2",
                         2));
@@ -470,7 +526,7 @@ public final class Bench implements Callable<Integer> {
             Series concurrent = new Series();
             Supplier<FsIndex> open = () -> FsIndex.builder().jdbcUrl(server.loadDataUrl()).user(server.user())
                     .tablePrefix("bench_").build();
-            for (int r = 0; r < runs; r++) {
+            for (int r = 0; r < runs && needsMainTree(); r++) {
                 log(engine + " run " + (r + 1) + "/" + runs + ": baseline LOAD DATA LOCAL INFILE");
                 try (Connection c = server.connect(server.loadDataUrl())) {
                     Baselines.Load load = Baselines.findIntoLoadData(tree, c, run.resolve("load-data.tsv"));
@@ -495,9 +551,17 @@ public final class Bench implements Callable<Integer> {
                     dropInnoDbTables(server, "bench_");
                 }
             }
-            report.add(row("baseline: find -printf, LOAD DATA LOCAL INFILE", engine, n, baseline, Double.NaN, "",
-                    "", null));
-            report.add(row("cold scan (empty index)", engine, n, cold, baseline.median(), "baseline", "≤ 4", 4));
+            hugeRoot(engine, "find, LOAD DATA LOCAL INFILE", "≤ 4", 4, dir -> {
+                try (Connection c = server.connect(server.loadDataUrl())) {
+                    return Baselines.findIntoLoadData(dir, c, run.resolve("load-data.tsv")).seconds();
+                }
+            }, open, () -> dropInnoDbTables(server, "bench_"));
+            if (!baseline.isEmpty()) {
+                report.add(row("baseline: find -printf, LOAD DATA LOCAL INFILE", engine, n, baseline, Double.NaN,
+                        "", "", null));
+                report.add(row("cold scan (empty index)", engine, n, cold, baseline.median(), "baseline", "≤ 4",
+                        4));
+            }
             if (!rescan.isEmpty()) {
                 report.add(row("rescan, nothing changed", engine, n, rescan, baseline.median(), "baseline", "≤ 2",
                         2));
@@ -630,7 +694,7 @@ public final class Bench implements Callable<Integer> {
     }
 
     /** The measurements of one scenario over the runs: seconds each, and the largest heap use of any. */
-    private static final class Series {
+    static final class Series {
         private final List<Double> seconds = new ArrayList<>();
         private long peak = -1;
         private long live = -1;

@@ -33,7 +33,8 @@ class BenchSmokeTest {
         assertThat(table).contains("| scenario", "| entries/s", "| ratio", "| peak heap");
         for (String scenario : new String[]{"baseline: ", "cold scan (empty index)", "rescan, nothing changed",
                 "rescan after churn", "cold scan (N/10 tree)", "growth: cold scan N ÷ N/10",
-                "cold scan, one directory"}) {
+                "cold scan, one directory", "cold scan, the huge directory's parent",
+                "cold scan, huge directory as root", "huge root ÷ its parent"}) {
             assertThat(table.lines().filter(l -> l.startsWith("| " + scenario) && l.contains("| SQLite")))
                     .as("a row for %s in%n%s", scenario, table).hasSize(1);
         }

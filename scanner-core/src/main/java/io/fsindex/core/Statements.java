@@ -103,6 +103,8 @@ final class Statements {
     final Sql countListable;
     /** The next {@link #PAGE_ROWS} rows below {@code :dir} named after {@code :after}, by name. */
     final Sql childrenAfter;
+    /** The id of one row below {@code :dir}, any row (orphans too); none if the directory has no rows below it. */
+    final Sql anyChild;
     static final int PAGE_ROWS = 1_024;
     /** The most rows one {@link #insertChildren} statement inserts. */
     static final int INSERT_ROWS = 256;
@@ -293,6 +295,7 @@ final class Statements {
                 .and(t.scanId.lt(scan).or(t.scanId.eq(scan).and(t.stale.eq(inline(0))))));
         childrenAfter = Sql.render(ctx, selectFiles(ctx).where(inDir).and(t.name.gt(param("after", String.class)))
                 .orderBy(t.name).limit(inline(PAGE_ROWS)));
+        anyChild = Sql.render(ctx, ctx.select(t.id).from(t.files).where(inDir).limit(inline(1)));
     }
 
     /**
