@@ -70,7 +70,7 @@ abstract class InnoDbDialect implements Dialect {
 
     /**
      * InnoDB stops cascading deletes 15 levels down; a deeper directory that becomes a file has its old contents cut
-     * into bands of this depth from the bottom first (the sweep deletes deepest rows first on its own).
+     * into bands of this depth from the bottom first, and so is a subtree of orphans the purge deletes.
      */
     @Override
     public int maxCascadeDepth() {

@@ -112,7 +112,7 @@ abstract class InnoDbBehaviourTest {
     }
 
     /**
-     * Guards the dialect's own sweep, which deletes deepest rows first (the default one fails here: InnoDB cascades
+     * Guards the deletion of deep subtrees in bands from the bottom (one cascading delete fails here: InnoDB cascades
      * stop at 15 levels), and the raised recursion limit of the pool (both engines stop at 1000 levels by default).
      */
     @Test

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
  * The exact SQL MySQL receives for each statement a dialect may override. jOOQ wraps MySQL's INSERT ... SELECT in a
  * derived table named {@code excluded} (with a column list: MySQL 8.0.19+); what matters is visible here: the guard
  * reads the parent {@code for share}, every assignment's CASE reads the row's original {@code scan_id} because
- * {@code scan_id} is assigned last, and the sweep deletes deepest rows first.
+ * {@code scan_id} is assigned last.
  */
 class MySqlRenderTest {
     private final MySqlDialect dialect = new MySqlDialect();

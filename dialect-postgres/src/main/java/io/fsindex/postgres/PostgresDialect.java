@@ -53,7 +53,7 @@ import org.postgresql.PGConnection;
  *     the claim or delete goes first and the waiting check, re-evaluated on the newest version of the parent, finds
  *     {@code listed_by} too new or the row gone and inserts nothing ("skip this subtree"). The lock is only ever
  *     taken on a row that exists: a FOR SHARE that finds no row locks nothing, and PostgreSQL has no gap locks, so
- *     InnoDB's deadlock on locking absent rows (design seed 003) cannot happen here.</li>
+ *     InnoDB's deadlock on locking absent rows (see dialect-mysql) cannot happen here.</li>
  * <li><b>Claim and listing</b>: the claim is an {@code UPDATE} of the directory's row; applying a listing first
  *     reads that row {@code FOR SHARE} ({@link #lockedWhereConcurrent}) and writes nothing unless {@code listed_by} is still
  *     its scan. The two locks conflict, so a newer claim either waits for the listing's transaction to commit, or

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Deletes content rows nothing references any more, after a grace period (seed 004, "try to delete, the foreign key
- * decides"). For each content row, inside a savepoint, it deletes the row and lets the database's {@code ON DELETE
+ * Deletes content rows nothing references any more, after a grace period ("try to delete, the foreign
+ * key decides"). For each content row, inside a savepoint, it deletes the row and lets the database's {@code ON DELETE
  * RESTRICT} foreign keys say whether anything references it: fsindex's file rows or any application table that
  * references {@code contents.hash}, without fsindex knowing those tables.
  * <ul>
