@@ -431,33 +431,9 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
             SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
             List<WalkedEntry> listingOfD = new NioWalker().list(d).entries();
 
-            holdingTheFeedHead(waits -> {
-                ExecutorService executor = Executors.newFixedThreadPool(2);
-                try {
-                    Future<?> olderDone = executor.submit(() -> older.finish(true));
-                    if (waits != null) {
-                        assertThat(awaitLockWaits(waits, 1, olderDone)).as("the older sweep waits for the head")
-                                .isTrue();
-                    } else {
-                        olderDone.get(60, TimeUnit.SECONDS);
-                    }
-                    Future<?> newerDone = executor.submit(() -> newer.applyGroup(List.of(d),
-                            List.of(new FileSink.Directory(dId, rootId, "d", d)), List.of(listingOfD)));
-                    if (waits != null) {
-                        assertThat(awaitLockWaits(waits, 2, newerDone)).as("the newer listing waits for the row")
-                                .isTrue();
-                    }
-                    return () -> {
-                        olderDone.get(60, TimeUnit.SECONDS);
-                        newerDone.get(60, TimeUnit.SECONDS);
-                        newer.finish(true);
-                        executor.shutdownNow();
-                    };
-                } catch (Exception | AssertionError e) {
-                    executor.shutdownNow();
-                    throw e;
-                }
-            });
+            whileAnOlderSweepIsUncommitted(older, () -> newer.applyGroup(List.of(d),
+                    List.of(new FileSink.Directory(dId, rootId, "d", d)), List.of(listingOfD)));
+            newer.finish(true);
         }
 
         assertThat(index.lookup(f)).isPresent();
@@ -495,33 +471,9 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
             List<WalkedEntry> trunk = trunkOf(x);
             WalkedEntry top = new WalkedEntry("x", walker.stat(x));
 
-            holdingTheFeedHead(waits -> {
-                ExecutorService executor = Executors.newFixedThreadPool(2);
-                try {
-                    Future<?> olderDone = executor.submit(() -> older.finish(true));
-                    if (waits != null) {
-                        assertThat(awaitLockWaits(waits, 1, olderDone)).as("the older sweep waits for the head")
-                                .isTrue();
-                    } else {
-                        olderDone.get(60, TimeUnit.SECONDS);
-                    }
-                    Future<FileSink.Applied> begun = executor.submit(() -> newer.begin(trunk, top, x));
-                    if (waits != null) {
-                        assertThat(awaitLockWaits(waits, 2, begun)).as("the newer scan waits for its root's row")
-                                .isTrue();
-                    }
-                    return () -> {
-                        olderDone.get(60, TimeUnit.SECONDS);
-                        FileSink.Directory xDir = begun.get(60, TimeUnit.SECONDS).subdirectories().get(0);
-                        newer.applyGroup(List.of(x), List.of(xDir), List.of(walker.list(x).entries()));
-                        newer.finish(true);
-                        executor.shutdownNow();
-                    };
-                } catch (Exception | AssertionError e) {
-                    executor.shutdownNow();
-                    throw e;
-                }
-            });
+            FileSink.Applied begun = whileAnOlderSweepIsUncommitted(older, () -> newer.begin(trunk, top, x));
+            newer.applyGroup(List.of(x), List.of(begun.subdirectories().get(0)), List.of(walker.list(x).entries()));
+            newer.finish(true);
         }
 
         assertThat(index.lookup(x.resolve("f.txt"))).isPresent();
@@ -546,29 +498,40 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
     }
 
     /**
-     * Finishes {@code first} and then {@code second}, each in its own thread; where the engine lets write
-     * transactions run at once, {@code first} is held just before its commit ({@link #holdingTheFeedHead}) until
-     * {@code second} waits for a row lock too, so {@code second}'s sweep runs while {@code first}'s is done but not
-     * committed.
+     * Finishes {@code first} and then {@code second}, each in its own thread, {@code second}'s sweep running while
+     * {@code first}'s is done but not committed where the engine lets write transactions run at once.
      */
     private void finishOneWhileTheOtherWaits(SqlFileSink first, SqlFileSink second) throws Exception {
+        whileAnOlderSweepIsUncommitted(first, () -> second.finish(true));
+    }
+
+    /**
+     * Finishes {@code older} and runs {@code newer}, each in its own thread, and returns what {@code newer} returned;
+     * where the engine lets write transactions run at once, {@code older} is held just before its commit ({@link
+     * #holdingTheFeedHead}) until {@code newer} waits for a row lock too, so {@code newer} runs while {@code older}'s
+     * sweep is done but not committed. Elsewhere the two run one after the other.
+     */
+    private <T> T whileAnOlderSweepIsUncommitted(SqlFileSink older, java.util.concurrent.Callable<T> newer)
+            throws Exception {
+        List<T> result = new java.util.ArrayList<>();
         holdingTheFeedHead(waits -> {
-            if (waits == null) {
-                first.finish(true);
-                second.finish(true);
-                return () -> { };
-            }
             ExecutorService executor = Executors.newFixedThreadPool(2);
             try {
-                Future<?> firstDone = executor.submit(() -> first.finish(true));
-                assertThat(awaitLockWaits(waits, 1, firstDone)).as("the first sweep waits for the feed's head")
-                        .isTrue();
-                Future<?> secondDone = executor.submit(() -> second.finish(true));
-                assertThat(awaitLockWaits(waits, 2, secondDone)).as("the second sweep waits for the first's rows")
-                        .isTrue();
+                Future<?> olderDone = executor.submit(() -> older.finish(true));
+                if (waits != null) {
+                    assertThat(awaitLockWaits(waits, 1, olderDone)).as("the older sweep waits for the feed's head")
+                            .isTrue();
+                } else {
+                    olderDone.get(60, TimeUnit.SECONDS);
+                }
+                Future<T> newerDone = executor.submit(newer);
+                if (waits != null) {
+                    assertThat(awaitLockWaits(waits, 2, newerDone)).as("the newer work waits for the older's rows")
+                            .isTrue();
+                }
                 return () -> {
-                    firstDone.get(60, TimeUnit.SECONDS);
-                    secondDone.get(60, TimeUnit.SECONDS);
+                    olderDone.get(60, TimeUnit.SECONDS);
+                    result.add(newerDone.get(60, TimeUnit.SECONDS));
                     executor.shutdownNow();
                 };
             } catch (Exception | AssertionError e) {
@@ -576,6 +539,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
                 throw e;
             }
         });
+        return result.get(0);
     }
 
     /** What runs while the test holds the feed's head: it returns what to run once the head is released. */
