@@ -1,8 +1,10 @@
 package io.fsindex.mysql;
 
 import io.fsindex.testkit.TestDatabase;
+import io.fsindex.testservers.InnoDbContainer;
 import io.fsindex.testservers.InnoDbServer;
 import io.fsindex.testservers.InnoDbServer.Engine;
+import io.fsindex.testservers.ServerSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +20,9 @@ import java.util.stream.Stream;
 /**
  * One real server per engine for this module's whole test run: started on first use, stopped when the JVM exits,
  * never per test. By default it is a real MySQL 8.0.31 or MariaDB 10.11.5 server run by {@link InnoDbServer} from
- * binaries in test-scope Maven artifacts, with a fresh data directory on a free loopback port. Setting
+ * binaries in test-scope Maven artifacts, with a fresh data directory on a free loopback port, or, when a Docker
+ * engine is reachable, the {@code mysql:8.0} or {@code mariadb:10.11} image run by {@link InnoDbContainer}
+ * ({@link ServerSource} says how to choose). Setting
  * {@code FSINDEX_TEST_MYSQL_URL} or {@code FSINDEX_TEST_MARIADB_URL} (environment variable or system property, with
  * {@code _USER} and {@code _PASSWORD} beside it) uses that server instead; the restart test then also needs
  * {@code _RESTART}, a shell command that restarts it. A server that cannot be had fails the tests with a message
@@ -37,6 +41,7 @@ final class TestServer {
     private final String password;
     private final String restartCommand;
     private final InnoDbServer embedded;
+    private InnoDbContainer container;
 
     private TestServer(Engine engine, String envPrefix, String url, String user, String password,
                        String restartCommand, InnoDbServer embedded) {
@@ -104,6 +109,11 @@ final class TestServer {
             embedded.start();
             return;
         }
+        if (container != null) {
+            container.restart();
+            awaitConnection();
+            return;
+        }
         if (restartCommand == null) {
             throw new AssertionError("this test restarts the server, and " + envPrefix + "_URL points at an"
                     + " external one: set " + envPrefix + "_RESTART to a shell command that restarts it"
@@ -128,10 +138,24 @@ final class TestServer {
                         + external + " (" + envPrefix + "_URL): " + e.getMessage(), e);
             }
         }
+        List<String> options = List.of("--max-connections=500", "--local-infile=1");
+        if (ServerSource.current() == ServerSource.DOCKER) {
+            try {
+                InnoDbContainer c = InnoDbContainer.start(engine, DATABASE, options);
+                Runtime.getRuntime().addShutdownHook(new Thread(c::close, "stop test " + engine.scheme));
+                TestServer s = new TestServer(engine, envPrefix, c.url(), c.user(), c.password(), null, null);
+                s.container = c;
+                return s;
+            } catch (IOException | RuntimeException e) {
+                throw new AssertionError("cannot start the " + engine.label.split(" ")[0] + " test server from"
+                        + " Docker image " + InnoDbContainer.image(engine) + ": " + e.getMessage() + "\nRun with -D"
+                        + ServerSource.PROPERTY + "=artifacts to use the servers from Maven artifacts instead.", e);
+            }
+        }
         try {
             // Short, because the server's Unix socket lives there and its path must stay under 108 bytes.
             Path home = Files.createTempDirectory("fsindex-" + engine.scheme + "-");
-            InnoDbServer server = InnoDbServer.install(engine, home, List.of("--max-connections=500", "--local-infile=1"));
+            InnoDbServer server = InnoDbServer.install(engine, home, options);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> destroy(server), "stop test " + engine.scheme));
             server.start();
             try (Connection c = DriverManager.getConnection(server.url(""), "root", "");

