@@ -378,6 +378,21 @@ public final class FsIndex implements IndexReader {
         return db.read(c -> feedHead(c)[0]);
     }
 
+    /**
+     * How many changes the change feed holds now: the numbers after the last pruned one up to {@link #changeFeedEnd},
+     * at most the {@link Builder#changeFeedCapacity capacity} once a scan has pruned it. For metrics; a consumer
+     * whose cursor is further behind than this is told to resync.
+     *
+     * @return the feed's length
+     */
+    public long changeFeedLength() {
+        ensureOpen();
+        return db.read(c -> {
+            long[] head = feedHead(c);
+            return head[0] - head[1];
+        });
+    }
+
     private long[] feedHead(Connection c) throws SQLException {
         try (Sql.Bound q = statements.readFeed.prepare(c); ResultSet rs = q.statement.executeQuery()) {
             if (!rs.next()) {
