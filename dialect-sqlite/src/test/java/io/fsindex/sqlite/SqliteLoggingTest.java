@@ -90,6 +90,23 @@ class SqliteLoggingTest {
         }
     }
 
+    /** Rule: recording scans ABANDONED, whose lease ran out, is one INFO line with how many. */
+    @Test
+    void scansRecordedAbandonedAreLogged() throws Exception {
+        Path root = tree();
+        try (FsIndex index = FsIndex.builder().jdbcUrl(url()).scanLease(Duration.ofSeconds(10)).build();
+             Capture log = CapturingLogProvider.capture()) {
+            RawSqlite.execute(url(), "INSERT INTO fsindex_scans (root, state, started_at, heartbeat_at)"
+                    + " VALUES ('/gone', 'RUNNING', 1, 1)");
+            index.scan(root);
+            assertThat(log.lines()).filteredOn(l -> l.logger().equals("io.fsindex.core.ScanLifecycle"))
+                    .singleElement()
+                    .satisfies(l -> assertThat(l.level()).isEqualTo(Level.INFO))
+                    .satisfies(l -> assertThat(l.message()).isEqualTo("recorded 1 scan(s) ABANDONED: no sign of life"
+                            + " for longer than the scan lease of 10000 ms"));
+        }
+    }
+
     /** Rule: each migration step is an INFO line "from version N to N+1", and the result one more. */
     @Test
     void eachMigrationStepAndTheResultAreLogged() throws Exception {

@@ -25,8 +25,8 @@ import java.util.Objects;
  *       {@code deleted}): rows completed scans wrote;</li>
  *   <li>{@code fsindex.scan.errors} (counter): entries that could not be read, as they are reported.</li>
  * </ul>
- * A scan that fails or is cancelled is counted only in {@code fsindex.scan.errors}; fsindex logs its end at WARN or
- * INFO. One instance serves any number of scans, at once too:
+ * A scan that fails or is cancelled is counted only in {@code fsindex.scan.errors}; fsindex logs its end at INFO.
+ * One instance serves any number of scans, at once too:
  * <pre>{@code
  * ScanMetrics metrics = new ScanMetrics(registry);
  * index.scan(root, ScanOptions.defaults().withListener(metrics));

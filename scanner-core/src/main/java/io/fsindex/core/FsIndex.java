@@ -252,10 +252,9 @@ public final class FsIndex implements IndexReader {
             LOG.info("scan {} of {} completed in {} s: {} added, {} modified, {} moved, {} deleted, {} errors", scanId,
                     root, r.duration().toMillis() / 1000.0, r.added(), r.modified(), r.moved(), r.deleted(),
                     r.errors().size());
-        } else if (state.equals("CANCELLED")) {
-            LOG.info("scan {} of {} cancelled", scanId, root);
         } else {
-            LOG.warn("scan {} of {} ended {}: {}", scanId, root, state, failure.toString());
+            // INFO, not WARN: the failure itself reaches the caller, through ScanSession.await or scan()
+            LOG.info("scan {} of {} ended {}: {}", scanId, root, state, failure.toString());
         }
     }
 
