@@ -98,8 +98,8 @@ public final class FsIndex implements IndexReader {
      * such as {@code 90s}, {@code 5m}, {@code 1h30m}, {@code 7d} or ISO-8601 {@code PT1H}; see {@link Durations}),
      * {@code fsindex.changeFeedCapacity}, {@code fsindex.scanLease} and {@code fsindex.maxPoolSize}.
      * {@code fsindex.retryTimeoutSeconds}, the older spelling of {@code fsindex.retryTimeout}, still takes a number
-     * of seconds. Keys outside {@code fsindex.*} are ignored; an
-     * unknown {@code fsindex.*} key is an error, so a typo cannot go unnoticed.
+     * of seconds. Keys outside {@code fsindex.*} are ignored; an unknown {@code fsindex.*} key is an error, so a typo
+     * cannot go unnoticed.
      *
      * @param properties the settings
      * @return the open index
