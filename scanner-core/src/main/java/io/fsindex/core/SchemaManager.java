@@ -113,8 +113,6 @@ final class SchemaManager {
                         t.prefix);
                 return false;
             }
-            LOG.warn("migrating fsindex's tables {}* to version {} failed: {}", t.prefix, failed.version,
-                    failed.getCause().toString());
             throw new SchemaException("cannot " + (failed.version == 1 ? "create" : "upgrade") + " fsindex's tables "
                     + t.prefix + "* in the " + db.dialect.name() + " database (schema version " + failed.version
                     + "): " + failed.getCause().getMessage() + "; the statement was: " + failed.statement,
