@@ -14,6 +14,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.core.spi.PoolOptions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -99,16 +100,29 @@ abstract class InnoDbDialect implements Dialect {
         return jdbcUrl != null && jdbcUrl.contains(urlMarker());
     }
 
-    /** A HikariCP pool (closed by {@code FsIndex.close()}) at READ COMMITTED, reporting changed rows. */
+    /** A HikariCP pool of {@link #MAX_POOL_SIZE} connections; see the four-argument form. */
     @Override
     public DataSource openDataSource(String jdbcUrl, String user, String password) {
+        return openDataSource(jdbcUrl, user, password, PoolOptions.DEFAULTS);
+    }
+
+    /** The same pool as {@link #openDataSource}: connecting to a server creates nothing. */
+    @Override
+    public DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return openDataSource(jdbcUrl, user, password, pool);
+    }
+
+    /** A HikariCP pool (closed by {@code FsIndex.close()}) at READ COMMITTED, reporting changed rows. */
+    @Override
+    public DataSource openDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("fsindex-" + name());
         config.setJdbcUrl(jdbcUrl);
         config.setDriverClassName(driverClassName());
         config.setUsername(user);
         config.setPassword(password);
-        config.setMaximumPoolSize(MAX_POOL_SIZE);
+        config.setMaximumPoolSize(pool.maxPoolSizeOr(MAX_POOL_SIZE));
+        config.setMetricRegistry(pool.metricRegistry());
         config.setMinimumIdle(1);
         config.setAutoCommit(true);
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");

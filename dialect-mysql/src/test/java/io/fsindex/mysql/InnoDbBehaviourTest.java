@@ -13,6 +13,8 @@ import io.fsindex.core.spi.Dialect;
 import io.fsindex.testkit.PausingWalker;
 import io.fsindex.testkit.TestDatabase;
 import io.fsindex.testkit.Trees;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,6 +52,19 @@ abstract class InnoDbBehaviourTest {
     @AfterEach
     void closeIndexes() {
         opened.forEach(FsIndex::close);
+    }
+
+    /** Guards openDataSource's pool options: the builder's size and registry reach the HikariCP pool. */
+    @Test
+    void thePoolIsSizedAndObservedAsTheBuilderSays() throws Exception {
+        Path root = tmp.resolve("tree");
+        Trees.create(root, "a/", "a/f.txt");
+        MeterRegistry registry = new SimpleMeterRegistry();
+        try (FsIndex index = server().database().builder(prefix).maxPoolSize(3).metricRegistry(registry).build()) {
+            index.scan(root);
+            assertThat(registry.get("hikaricp.connections.max").tag("pool", "fsindex-" + dialect().name()).gauge()
+                    .value()).isEqualTo(3);
+        }
     }
 
     /** Deleted rows go at the end of the scan (no orphan retention): these tests are about the engine's deletes. */

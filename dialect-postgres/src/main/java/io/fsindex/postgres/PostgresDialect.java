@@ -9,6 +9,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.core.spi.PoolOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.sql.Connection;
@@ -100,9 +101,21 @@ public final class PostgresDialect implements Dialect {
         return SQLDialect.POSTGRES;
     }
 
-    /** A HikariCP pool for the URL; it is AutoCloseable, so the index that opened it closes it. */
+    /** A HikariCP pool of {@link #MAX_POOL_SIZE} connections for the URL; see the four-argument form. */
     @Override
     public DataSource openDataSource(String jdbcUrl, String user, String password) {
+        return openDataSource(jdbcUrl, user, password, PoolOptions.DEFAULTS);
+    }
+
+    /** The same pool as {@link #openDataSource}: connecting to a server creates nothing. */
+    @Override
+    public DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return openDataSource(jdbcUrl, user, password, pool);
+    }
+
+    /** A HikariCP pool for the URL; it is AutoCloseable, so the index that opened it closes it. */
+    @Override
+    public DataSource openDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("fsindex-postgresql");
         config.setJdbcUrl(jdbcUrl);
@@ -112,7 +125,8 @@ public final class PostgresDialect implements Dialect {
         if (password != null) {
             config.setPassword(password);
         }
-        config.setMaximumPoolSize(MAX_POOL_SIZE);
+        config.setMaximumPoolSize(pool.maxPoolSizeOr(MAX_POOL_SIZE));
+        config.setMetricRegistry(pool.metricRegistry());
         // Open connections on demand: many indexes (processes) may share one server's connection limit.
         config.setMinimumIdle(1);
         config.setAutoCommit(true);

@@ -2,11 +2,14 @@ package io.fsindex.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fsindex.api.IndexReader;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.testkit.TestDatabase;
 import io.fsindex.testkit.Trees;
 import java.nio.file.Path;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +44,28 @@ class PostgresDataSourceTest {
                 Thread.sleep(10);
             }
             assertThat(monitor.queryLong(sessions, application)).isZero();
+        }
+    }
+
+    /** The pool fsindex opens takes the builder's size and reports to the application's registry, a reader's too. */
+    @Test
+    void thePoolIsSizedAndObservedAsTheBuilderSays() throws Exception {
+        TestDatabase db = PostgresTestServer.database();
+        String prefix = TestDatabase.freshPrefix();
+        Path root = tmp.resolve("tree");
+        Trees.create(root, "a/", "a/f.txt");
+        MeterRegistry registry = new SimpleMeterRegistry();
+        try (FsIndex index = db.builder(prefix).maxPoolSize(3).metricRegistry(registry).build()) {
+            index.scan(root);
+            assertThat(registry.get("hikaricp.connections.max").tag("pool", "fsindex-postgresql").gauge().value())
+                    .isEqualTo(3);
+            assertThat(registry.get("hikaricp.connections.acquire").tag("pool", "fsindex-postgresql").timer()
+                    .count()).isPositive();
+        }
+        MeterRegistry readerRegistry = new SimpleMeterRegistry();
+        try (IndexReader reader = db.builder(prefix).maxPoolSize(2).metricRegistry(readerRegistry).buildReader()) {
+            assertThat(reader.lookup(root.resolve("a/f.txt"))).isPresent();
+            assertThat(readerRegistry.get("hikaricp.connections.max").gauge().value()).isEqualTo(2);
         }
     }
 }

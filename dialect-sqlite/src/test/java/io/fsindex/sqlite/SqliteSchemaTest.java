@@ -335,7 +335,7 @@ class SqliteSchemaTest {
     }
 
     /** A script split as an application's migration tool would: statements end with ';' at a line's end. */
-    private static List<String> statementsOf(String script) {
+    static List<String> statementsOf(String script) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : script.split("\n")) {

@@ -6,10 +6,15 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Connections and retried write transactions against one database. */
 final class Database {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
     /** A unit of work that runs inside one transaction and may be run again from the start if it must be retried. */
     interface Work<T> {
         T run(Connection c) throws SQLException;
@@ -20,6 +25,8 @@ final class Database {
     private final Duration retryFor;
     /** Set for a read-only index: every connection refuses writes at the database level, and {@link #write} too. */
     final boolean readOnly;
+    /** Transactions run again because the database was busy, for {@code FsIndex.transactionRetries()}. */
+    final LongAdder retries = new LongAdder();
 
     Database(DataSource dataSource, Dialect dialect, Duration retryFor) {
         this(dataSource, dialect, retryFor, false);
@@ -98,6 +105,7 @@ final class Database {
         long deadline = System.nanoTime() + retryFor.toNanos();
         long backoffMillis = 2;
         SQLException retried = null;
+        int attempt = 1;
         while (true) {
             try {
                 dialect.begin(c);
@@ -119,11 +127,18 @@ final class Database {
                 }
                 retried = e;
                 if (System.nanoTime() > deadline) {
+                    LOG.warn("{} stayed busy for longer than the retry timeout of {} ms; giving up after {} attempts:"
+                            + " {}", dialect.name(), retryFor.toMillis(), attempt, e.toString());
                     throw new SQLException("the database stayed busy (locked by another connection or process) for"
                             + " longer than the retry timeout of " + retryFor.toMillis() + " ms; last error: "
                             + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
                 }
-                sleep(ThreadLocalRandom.current().nextLong(backoffMillis / 2, backoffMillis + 1));
+                long pause = ThreadLocalRandom.current().nextLong(backoffMillis / 2, backoffMillis + 1);
+                LOG.debug("{} transaction attempt {} must be retried, in {} ms: {}", dialect.name(), attempt, pause,
+                        e.toString());
+                attempt++;
+                retries.increment();
+                sleep(pause);
                 backoffMillis = Math.min(backoffMillis * 2, 500);
             }
         }

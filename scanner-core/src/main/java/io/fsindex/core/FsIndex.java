@@ -16,6 +16,7 @@ import io.fsindex.api.ScanSession;
 import io.fsindex.api.Walker;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.core.spi.PoolOptions;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -38,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An index of files kept in a SQL database. Build one, scan paths into it, read it back:
@@ -52,6 +55,8 @@ import javax.sql.DataSource;
  * built. Consumers that must only read take an {@link IndexReader} from {@link Builder#buildReader()} instead.
  */
 public final class FsIndex implements IndexReader {
+    private static final Logger LOG = LoggerFactory.getLogger(FsIndex.class);
+
     final Database db;
     final Statements statements;
     private final ContentStatements contentStatements;
@@ -90,10 +95,11 @@ public final class FsIndex implements IndexReader {
      * Builds an index from properties, one per {@link Builder} setting: {@code fsindex.url} (required),
      * {@code fsindex.user}, {@code fsindex.password}, {@code fsindex.tablePrefix}, {@code fsindex.schemaMode}
      * ({@code migrate} or {@code validate}), {@code fsindex.retryTimeout}, {@code fsindex.orphanRetention} (durations
-     * such as {@code 90s}, {@code 5m}, {@code 1h30m}, {@code 7d} or ISO-8601 {@code PT1H}; see {@link Durations}) and
-     * {@code fsindex.changeFeedCapacity}. {@code fsindex.retryTimeoutSeconds}, the older spelling of
-     * {@code fsindex.retryTimeout}, still takes a number of seconds. Keys outside {@code fsindex.*} are ignored; an
-     * unknown {@code fsindex.*} key is an error, so a typo cannot go unnoticed.
+     * such as {@code 90s}, {@code 5m}, {@code 1h30m}, {@code 7d} or ISO-8601 {@code PT1H}; see {@link Durations}),
+     * {@code fsindex.changeFeedCapacity}, {@code fsindex.scanLease} and {@code fsindex.maxPoolSize}.
+     * {@code fsindex.retryTimeoutSeconds}, the older spelling of {@code fsindex.retryTimeout}, still takes a number
+     * of seconds. Keys outside {@code fsindex.*} are ignored; an unknown {@code fsindex.*} key is an error, so a typo
+     * cannot go unnoticed.
      *
      * @param properties the settings
      * @return the open index
@@ -109,9 +115,9 @@ public final class FsIndex implements IndexReader {
      * Builds an index from environment variables, the same settings as {@link #fromProperties} with names in upper
      * snake case: {@code FSINDEX_URL} (required), {@code FSINDEX_USER}, {@code FSINDEX_PASSWORD},
      * {@code FSINDEX_TABLE_PREFIX}, {@code FSINDEX_SCHEMA_MODE}, {@code FSINDEX_RETRY_TIMEOUT} (or the older
-     * {@code FSINDEX_RETRY_TIMEOUT_SECONDS}), {@code FSINDEX_ORPHAN_RETENTION} and
-     * {@code FSINDEX_CHANGE_FEED_CAPACITY}. An empty variable counts as unset; other {@code FSINDEX_*} variables are
-     * ignored.
+     * {@code FSINDEX_RETRY_TIMEOUT_SECONDS}), {@code FSINDEX_ORPHAN_RETENTION},
+     * {@code FSINDEX_CHANGE_FEED_CAPACITY}, {@code FSINDEX_SCAN_LEASE} and {@code FSINDEX_MAX_POOL_SIZE}. An empty
+     * variable counts as unset; other {@code FSINDEX_*} variables are ignored.
      *
      * @return the open index
      * @throws FsIndexConfigurationException if a value is not valid (the message names the variable and what it
@@ -168,6 +174,7 @@ public final class FsIndex implements IndexReader {
             running.add(session);
             lifecycle.startBeating(id);
             Connection connection = c;
+            LOG.info("scan {} of {} started", id, root);
             executor.execute(() -> runScan(scan, session, connection));
             return session;
         } catch (SQLException | RuntimeException e) {
@@ -224,6 +231,7 @@ public final class FsIndex implements IndexReader {
                     failure = unrecorded;
                 }
             }
+            logOutcome(scan.scanId(), session.root(), state, r, failure);
             if (failure == null) {
                 session.done.complete(r);
             } else {
@@ -235,6 +243,30 @@ public final class FsIndex implements IndexReader {
             lifecycle.stopBeating(scan.scanId());
             running.remove(session);
         }
+    }
+
+    private static void logOutcome(long scanId, Path root, String state, ScanResult r, Throwable failure) {
+        if (failure == null) {
+            LOG.debug("scan {} swept {} entries no longer on disk ({} unchanged, {} left to newer scans)", scanId,
+                    r.deleted(), r.unchanged(), r.skipped());
+            LOG.info("scan {} of {} completed in {} s: {} added, {} modified, {} moved, {} deleted, {} errors", scanId,
+                    root, r.duration().toMillis() / 1000.0, r.added(), r.modified(), r.moved(), r.deleted(),
+                    r.errors().size());
+        } else {
+            // INFO, not WARN: the failure itself reaches the caller, through ScanSession.await or scan()
+            LOG.info("scan {} of {} ended {}: {}", scanId, root, state, failure.toString());
+        }
+    }
+
+    /**
+     * How many write transactions this index has run again, since it was opened, because the database was busy,
+     * deadlocked or refused a bulk load; each retry is also logged at DEBUG by {@code io.fsindex.core.Database}. A
+     * count that keeps rising means scans are waiting on each other or on other writers.
+     *
+     * @return the retries so far
+     */
+    public long transactionRetries() {
+        return db.retries.sum();
     }
 
     /**
@@ -343,6 +375,21 @@ public final class FsIndex implements IndexReader {
     public long changeFeedEnd() {
         ensureOpen();
         return db.read(c -> feedHead(c)[0]);
+    }
+
+    /**
+     * How many changes the change feed holds now: the numbers after the last pruned one up to {@link #changeFeedEnd},
+     * at most the {@link Builder#changeFeedCapacity capacity} once a scan has pruned it. For metrics; a consumer
+     * whose cursor is further behind than this is told to resync.
+     *
+     * @return the feed's length
+     */
+    public long changeFeedLength() {
+        ensureOpen();
+        return db.read(c -> {
+            long[] head = feedHead(c);
+            return head[0] - head[1];
+        });
     }
 
     private long[] feedHead(Connection c) throws SQLException {
@@ -501,6 +548,8 @@ public final class FsIndex implements IndexReader {
         private Duration orphanRetention = FeedSettings.DEFAULTS.orphanRetention();
         private long changeFeedCapacity = FeedSettings.DEFAULTS.feedCapacity();
         private Duration scanLease = Duration.ofMinutes(1);
+        private int maxPoolSize;
+        private Object metricRegistry;
 
         private Builder() {
         }
@@ -544,6 +593,32 @@ public final class FsIndex implements IndexReader {
                 throw new IllegalArgumentException("the scan lease must be at least 4 ms; got " + lease);
             }
             this.scanLease = lease;
+            return this;
+        }
+
+        /**
+         * The most connections the pool fsindex opens for a {@link #jdbcUrl URL} may hold (by default 10 on
+         * PostgreSQL and 32 on MySQL and MariaDB); each running scan keeps one for its whole run, and lookups and
+         * heartbeats borrow one briefly. SQLite opens no pool and ignores it; with an application's
+         * {@link #dataSource data source} it is an error, since that pool is the application's to size.
+         */
+        public Builder maxPoolSize(int size) {
+            if (size < 1) {
+                throw new FsIndexConfigurationException("maxPoolSize must be at least 1; got " + size);
+            }
+            this.maxPoolSize = size;
+            return this;
+        }
+
+        /**
+         * Where the connection pool fsindex opens for a {@link #jdbcUrl URL} reports its metrics: a Micrometer
+         * {@code MeterRegistry} or a Dropwizard {@code MetricRegistry}, handed to HikariCP as it is (its meters are
+         * named {@code hikaricp.connections*}, tagged {@code pool=fsindex-<engine>}). SQLite opens no pool and ignores
+         * it; with an application's {@link #dataSource data source} it is an error, since that pool is the
+         * application's to observe.
+         */
+        public Builder metricRegistry(Object registry) {
+            this.metricRegistry = required(registry, "metricRegistry");
             return this;
         }
 
@@ -692,6 +767,11 @@ public final class FsIndex implements IndexReader {
                 throw new FsIndexConfigurationException("both a JDBC URL (" + Dialects.redact(jdbcUrl) + ") and a"
                         + " data source are set; set only one");
             }
+            if (dataSource != null && (maxPoolSize != 0 || metricRegistry != null)) {
+                throw new FsIndexConfigurationException((maxPoolSize != 0 ? "maxPoolSize" : "metricRegistry")
+                        + " applies to the pool fsindex opens for a JDBC URL, but a data source is set: size and"
+                        + " observe that pool where the application configures it");
+            }
             Dialect d = dialect;
             DataSource ds = dataSource;
             AutoCloseable owned = null;
@@ -701,8 +781,9 @@ public final class FsIndex implements IndexReader {
                 }
                 TablePrefixLimit.check(d, tablePrefix);
                 if (ds == null) {
-                    ds = readOnly ? d.openReadOnlyDataSource(jdbcUrl, user, password)
-                            : d.openDataSource(jdbcUrl, user, password);
+                    PoolOptions pool = new PoolOptions(maxPoolSize, metricRegistry);
+                    ds = readOnly ? d.openReadOnlyDataSource(jdbcUrl, user, password, pool)
+                            : d.openDataSource(jdbcUrl, user, password, pool);
                     owned = ds instanceof AutoCloseable a ? a : null;
                 }
                 FsIndex index = new FsIndex(this, ds, d, owned, readOnly);

@@ -21,6 +21,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A scan's row in the scans table, from its start to its outcome, and the proof of life in between: while a scan
@@ -31,6 +33,8 @@ import org.jooq.DSLContext;
  * {@code ABANDONED}, and reads show them so before anyone has recorded it.
  */
 final class ScanLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(ScanLifecycle.class);
+
     static final String ABANDONED = "ABANDONED";
 
     private final Database db;
@@ -90,13 +94,15 @@ final class ScanLifecycle {
      * returns the new scan's id.
      */
     long start(Connection c, String root) throws SQLException {
-        return db.write(c, conn -> {
+        int[] abandoned = {0};
+        long id = db.write(c, conn -> {
             long now = System.currentTimeMillis();
             try (Sql.Bound q = abandonStale.prepare(c)) {
-                q.set("cutoff", now - lease.toMillis()).set("message", "abandoned: no sign of life for longer than"
-                        + " the lease of " + lease.toMillis() / 1000.0 + " s (its process or its connection to the"
-                        + " database is gone; finished_at is when it last showed life); recorded at "
-                        + Instant.ofEpochMilli(now) + " by the start of a later scan").statement.executeUpdate();
+                abandoned[0] = q.set("cutoff", now - lease.toMillis()).set("message", "abandoned: no sign of life for"
+                        + " longer than the lease of " + lease.toMillis() / 1000.0 + " s (its process or its"
+                        + " connection to the database is gone; finished_at is when it last showed life); recorded"
+                        + " at " + Instant.ofEpochMilli(now) + " by the start of a later scan")
+                        .statement.executeUpdate();
             }
             try (Sql.Bound q = insertScan.prepareReturningId(c)) {
                 q.set("root", root).set("now", now).statement.executeUpdate();
@@ -108,6 +114,11 @@ final class ScanLifecycle {
                 }
             }
         });
+        if (abandoned[0] > 0) {
+            LOG.info("recorded {} scan(s) ABANDONED: no sign of life for longer than the scan lease of {} ms",
+                    abandoned[0], lease.toMillis());
+        }
+        return id;
     }
 
     /** Keeps scan {@code id}'s heartbeat fresh until {@link #stopBeating}. */

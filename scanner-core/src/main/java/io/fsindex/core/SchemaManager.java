@@ -15,9 +15,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Creates, upgrades and checks fsindex's tables, with the version recorded in the {@code <prefix>schema} table. */
 final class SchemaManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaManager.class);
     /** The schema version this build of fsindex writes and reads. */
     static final int CURRENT_VERSION = 4;
 
@@ -78,6 +81,7 @@ final class SchemaManager {
      * running the statement again would only fail the same way until the retry timeout.
      */
     private boolean upgraded(Connection c) throws SQLException {
+        int[] from = {-1};
         try {
             db.write(c, conn -> {
                 int version = version(c);
@@ -88,16 +92,25 @@ final class SchemaManager {
                     check(c, version);    // upgrade only tables that are what their version says
                 }
                 for (int v = version + 1; v <= CURRENT_VERSION; v++) {
+                    LOG.info("migrating fsindex's tables {}* in the {} database from version {} to {}", t.prefix,
+                            db.dialect.name(), v - 1, v);
                     apply(c, v);
                 }
+                from[0] = version;
                 return null;
             });
+            if (from[0] < CURRENT_VERSION) {
+                LOG.info("migrated fsindex's tables {}* in the {} database: now at version {} (were at {})",
+                        t.prefix, db.dialect.name(), CURRENT_VERSION, from[0]);
+            }
             return true;
         } catch (FailedStatement failed) {
             // Rolled back. In the race, the other connection's CREATE of the same object committed first, and with
             // it the version its script brought: at least the one this script was to bring, so the next attempt
             // starts past it. Otherwise the name is taken for good (or the statement is wrong for this database).
             if (committedVersion(c, failed) >= failed.version) {
+                LOG.info("another connection migrated fsindex's tables {}* meanwhile; reading their version again",
+                        t.prefix);
                 return false;
             }
             throw new SchemaException("cannot " + (failed.version == 1 ? "create" : "upgrade") + " fsindex's tables "

@@ -30,7 +30,8 @@ final class Settings {
         RETRY_TIMEOUT_SECONDS("retryTimeoutSeconds", (b, v) -> b.retryTimeout(seconds(v))),
         ORPHAN_RETENTION("orphanRetention", (b, v) -> b.orphanRetention(Durations.parse(v))),
         CHANGE_FEED_CAPACITY("changeFeedCapacity", (b, v) -> b.changeFeedCapacity(count(v))),
-        SCAN_LEASE("scanLease", (b, v) -> b.scanLease(Durations.parse(v)));
+        SCAN_LEASE("scanLease", (b, v) -> b.scanLease(Durations.parse(v))),
+        MAX_POOL_SIZE("maxPoolSize", (b, v) -> b.maxPoolSize(poolSize(v)));
 
         final String property;
         final String variable;
@@ -132,6 +133,15 @@ final class Settings {
             }
         }
         return Durations.parse(v);
+    }
+
+    private static int poolSize(String value) {
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new FsIndexConfigurationException("'" + value + "' is not a whole number; expected a number of"
+                    + " connections, at least 1", e);
+        }
     }
 
     private static long count(String value) {

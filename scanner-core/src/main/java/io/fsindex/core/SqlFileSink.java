@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The database-backed {@link FileSink}: applies one scan's listings with the concurrent-scan protocol described in
@@ -45,6 +47,7 @@ import java.util.Set;
  * listing finding the same file identity elsewhere moves the row, keeping its id ({@link #tryMove}).
  */
 final class SqlFileSink implements FileSink {
+    private static final Logger LOG = LoggerFactory.getLogger(SqlFileSink.class);
     private final Database db;
     private final Statements st;
     private final Connection c;
@@ -97,6 +100,10 @@ final class SqlFileSink implements FileSink {
         try {
             use.run();
         } catch (SQLException e) {
+            if (!loadRefused) {
+                LOG.info("scan {}: the {} bulk loader failed, so the transaction is retried and the rest of the scan"
+                        + " inserts row by row: {}", scan, db.dialect.name(), e.toString());
+            }
             loadRefused = true;
             throw e instanceof LoadRefused || db.isRetryable(e) ? e : new LoadRefused(e);
         } finally {

@@ -31,11 +31,11 @@ class SettingsTest {
     void everyTextualBuilderSettingHasAPropertyAndAVariable() {
         assertThat(Settings.propertyNames()).containsExactly("fsindex.url", "fsindex.user", "fsindex.password",
                 "fsindex.tablePrefix", "fsindex.schemaMode", "fsindex.retryTimeout", "fsindex.retryTimeoutSeconds",
-                "fsindex.orphanRetention", "fsindex.changeFeedCapacity", "fsindex.scanLease");
+                "fsindex.orphanRetention", "fsindex.changeFeedCapacity", "fsindex.scanLease", "fsindex.maxPoolSize");
         assertThat(Settings.variableNames()).containsExactly("FSINDEX_URL", "FSINDEX_USER", "FSINDEX_PASSWORD",
                 "FSINDEX_TABLE_PREFIX", "FSINDEX_SCHEMA_MODE", "FSINDEX_RETRY_TIMEOUT",
                 "FSINDEX_RETRY_TIMEOUT_SECONDS", "FSINDEX_ORPHAN_RETENTION", "FSINDEX_CHANGE_FEED_CAPACITY",
-                "FSINDEX_SCAN_LEASE");
+                "FSINDEX_SCAN_LEASE", "FSINDEX_MAX_POOL_SIZE");
     }
 
     @Test
@@ -44,9 +44,11 @@ class SettingsTest {
                 "fsindex.user", "u", "fsindex.password", "p", "fsindex.tablePrefix", "app_",
                 "fsindex.schemaMode", " Validate ", "fsindex.retryTimeout", "PT2M",
                 "fsindex.orphanRetention", "1h30m", "fsindex.changeFeedCapacity", "1_000_000",
-                "fsindex.scanLease", "2m", "other.key", "ignored"))).doesNotThrowAnyException();
+                "fsindex.scanLease", "2m", "fsindex.maxPoolSize", " 4 ", "other.key", "ignored")))
+                .doesNotThrowAnyException();
         assertThatCode(() -> FsIndex.builder().environment(Map.of("FSINDEX_SCHEMA_MODE", "migrate",
                 "FSINDEX_RETRY_TIMEOUT", "90s", "FSINDEX_ORPHAN_RETENTION", "0", "FSINDEX_CHANGE_FEED_CAPACITY", "10",
+                "FSINDEX_MAX_POOL_SIZE", "64",
                 "FSINDEX_SOMETHING_ELSE", "left for tools built on fsindex", "FSINDEX_USER", "")))
                 .doesNotThrowAnyException();
     }
@@ -71,6 +73,9 @@ class SettingsTest {
             "fsindex.changeFeedCapacity|lots|fsindex.changeFeedCapacity: 'lots' is not a whole number; expected a"
                     + " number of changes, at least 1",
             "fsindex.changeFeedCapacity|0|fsindex.changeFeedCapacity: changeFeedCapacity must be at least 1; got 0",
+            "fsindex.maxPoolSize|many|fsindex.maxPoolSize: 'many' is not a whole number; expected a number of"
+                    + " connections, at least 1",
+            "fsindex.maxPoolSize|0|fsindex.maxPoolSize: maxPoolSize must be at least 1; got 0",
             "fsindex.tablePrefix|my-app_|fsindex.tablePrefix: table prefix must be letters, digits and underscores"})
     void aBadPropertyIsNamedWithWhatItAccepts(String key, String value, String message) {
         assertThatThrownBy(() -> FsIndex.builder().properties(props(key, value)))
@@ -115,6 +120,13 @@ class SettingsTest {
                 .isInstanceOf(FsIndexConfigurationException.class)
                 .hasMessageContaining("set only one")
                 .hasMessageNotContaining("secret");
+        assertThatThrownBy(() -> FsIndex.builder().dataSource(new SQLiteDataSource()).maxPoolSize(4).build())
+                .isInstanceOf(FsIndexConfigurationException.class)
+                .hasMessageStartingWith("maxPoolSize applies to the pool fsindex opens for a JDBC URL");
+        assertThatThrownBy(() -> FsIndex.builder().dataSource(new SQLiteDataSource()).metricRegistry(new Object())
+                .build())
+                .isInstanceOf(FsIndexConfigurationException.class)
+                .hasMessageStartingWith("metricRegistry applies to the pool fsindex opens for a JDBC URL");
     }
 
     @Test
@@ -130,6 +142,8 @@ class SettingsTest {
                 .hasMessage("schemaMode must not be null");
         assertThatThrownBy(() -> b.walker(null)).isInstanceOf(FsIndexConfigurationException.class);
         assertThatThrownBy(() -> b.retryTimeout(null)).isInstanceOf(FsIndexConfigurationException.class);
+        assertThatThrownBy(() -> b.maxPoolSize(0)).isInstanceOf(FsIndexConfigurationException.class);
+        assertThatThrownBy(() -> b.metricRegistry(null)).isInstanceOf(FsIndexConfigurationException.class);
         assertThatThrownBy(() -> b.retryTimeout(Duration.ofSeconds(-1)))
                 .isInstanceOf(FsIndexConfigurationException.class);
     }

@@ -54,6 +54,23 @@ public interface Dialect {
         return openDataSource(jdbcUrl, user, password);
     }
 
+    /**
+     * Opens a data source for a URL as {@link #openDataSource(String, String, String)} does, with the pool sized and
+     * observed as {@code pool} says. A dialect that pools connections overrides this (and has the three-argument
+     * form call it with {@link PoolOptions#DEFAULTS}); by default the options are ignored.
+     */
+    default DataSource openDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return openDataSource(jdbcUrl, user, password);
+    }
+
+    /**
+     * Opens a data source for a read-only index as {@link #openReadOnlyDataSource(String, String, String)} does, with
+     * the pool sized and observed as {@code pool} says; by default the options are ignored.
+     */
+    default DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return openReadOnlyDataSource(jdbcUrl, user, password);
+    }
+
     /** Prepares a connection just taken from the data source, e.g. per-connection settings; called on every borrow. */
     default void prepare(Connection connection) throws SQLException {
     }
