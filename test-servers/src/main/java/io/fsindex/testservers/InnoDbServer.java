@@ -111,6 +111,9 @@ public final class InnoDbServer implements AutoCloseable {
                 "--no-defaults", "--user=" + osUser(), "--basedir=" + base, "--datadir=" + data,
                 "--port=" + port, "--bind-address=127.0.0.1", "--socket=" + home.resolve("sock"),
                 "--pid-file=" + home.resolve("pid"), "--log-error=" + log,
+                // temporary tables in a directory of the server's own: files of another program's in the shared /tmp
+                // can be cleaned away under a running server, which then fails the statement using them
+                "--tmpdir=" + Files.createDirectories(home.resolve("tmp")),
                 // no fsync per commit: tests and benchmarks measure fsindex, not the disk (a clean restart still
                 // keeps everything)
                 "--innodb-flush-log-at-trx-commit=2"));
