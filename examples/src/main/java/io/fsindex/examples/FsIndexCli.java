@@ -39,7 +39,8 @@ import picocli.CommandLine.Parameters;
         scope = CommandLine.ScopeType.INHERIT,
         description = "Keeps a SQL table of files in step with a filesystem tree.",
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
-                FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class})
+                FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class, QueryCommands.FindCommand.class,
+                QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class})
 public final class FsIndexCli {
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
