@@ -7,8 +7,7 @@ import java.util.List;
  *
  * @param entries the matching entries of this page
  * @param cursor  the id to continue after ({@link FileQuery#after(long)}) for the next page
- * @param more    false once no entry after {@code cursor} matched when the page was read; entries written later (new
- *                ids are larger) can still be found by asking again with the cursor
+ * @param more    false once no entry after {@code cursor} matched when the page was read
  */
 public record FindPage(List<FileEntry> entries, long cursor, boolean more) {
     /**

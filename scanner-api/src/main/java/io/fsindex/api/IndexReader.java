@@ -55,9 +55,10 @@ public interface IndexReader extends AutoCloseable {
     List<FileEntry> children(Path path, String afterName, int limit);
 
     /**
-     * Returns one page of the live entries matching {@code query}, ordered by id. Each page is read as one consistent
-     * state of the index; a scan committing between pages can add entries (found on later pages, as new rows get
-     * larger ids), change them (a changed entry keeps its id) or remove them, but no entry is returned twice.
+     * Returns one page of the live entries matching {@code query}, ordered by id. No entry is returned twice, and an
+     * entry that exists and matches throughout is returned once even while scans commit between pages (a changed or
+     * moved entry keeps its id); one a scan adds meanwhile may or may not be, as concurrent transactions can commit
+     * ids out of order (follow changes through {@link #changesSince} instead).
      *
      * @param query what to look for and where to continue
      * @return the page and the cursor to continue with
