@@ -103,9 +103,27 @@ public abstract class QueryConformanceTest extends IndexTest {
         FsIndex index = openIndex();
         index.scan(root);
         Path sub = root.resolve("d1");
-        Instant middle = Instant.parse("2020-06-01T00:00:00Z");
+        List<IndexReader> readers = readers(index);
+        assertFindsAsTheDisk(readers, root, sub);
 
-        for (IndexReader read : readers(index)) {
+        // Churn: a subtree gone, one moved into the searched directory, files grown, added and renamed.
+        Trees.delete(root.resolve("d3/deep"));
+        Files.move(root.resolve("d4"), sub.resolve("d4-moved"));
+        try (Stream<Path> files = Files.list(root.resolve("d0"))) {
+            for (Path f : files.toList()) {
+                Files.write(f, new byte[33]);
+            }
+        }
+        Trees.create(root, "d2/new%_.txt", "d1/sub/NEW.TXT");
+        Path x = walk(root).stream().filter(p -> name(p).equals("x")).findFirst().orElseThrow();
+        Files.move(x, root.resolve("d2/renamed-x.txt"));
+        index.scan(root);
+        assertFindsAsTheDisk(readers, root, sub);
+    }
+
+    private void assertFindsAsTheDisk(List<IndexReader> readers, Path root, Path sub) {
+        Instant middle = Instant.parse("2020-06-01T00:00:00Z");
+        for (IndexReader read : readers) {
             for (String glob : List.of("*.txt", "*%*", "_", "a.txt", "*\\*.txt", "q?.txt", "[a-c]*", "[!a-z]*",
                     "*\u00e9*", "cafe\u0301.txt", "*\ud83d\ude00*", "line\nbreak.txt", "*[*]*", "**")) {
                 // The JDK's glob lets no wildcard match a newline, as fnmatch and fsindex do: swap newlines out.
