@@ -108,6 +108,20 @@ class FsIndexCliQueryTest {
                 out.toString())).isEqualTo("20000 2\n");
     }
 
+    @Test
+    void lsAndInfoPrintJsonToo() throws Exception {
+        assertThat(run("ls", tree.resolve("small").toString(), "--json", "--db", db)).as(err.toString()).isZero();
+        assertThat(python("import json,sys\nfor l in sys.stdin.read().splitlines():\n"
+                + "  e=json.loads(l); print(e['kind'], e['size'], e['path'].replace('\\n', '<NL>'))", out.toString()))
+                .isEqualTo("FILE 5 " + tree.resolve("small/Notes.TXT") + "\nFILE 1 "
+                        + tree.resolve("small/line<NL>break \"q\".txt") + "\n");
+
+        assertThat(run("info", "--json", "--db", db)).as(err.toString()).isZero();
+        assertThat(python("import json,sys\nd=json.loads(sys.stdin.read())\n"
+                + "print(d['entries'] > 5, d['recentScans'][0]['state'], d['recentScans'][0]['root'])", out.toString()))
+                .isEqualTo("True COMPLETED " + tree + "\n");
+    }
+
     private List<String> lines() {
         String s = out.toString();
         return s.isEmpty() ? List.of() : List.of(s.split("\n"));
