@@ -39,7 +39,8 @@ import picocli.CommandLine.Parameters;
         scope = CommandLine.ScopeType.INHERIT,
         description = "Keeps a SQL table of files in step with a filesystem tree.",
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
-                FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class})
+                FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class, QueryCommands.FindCommand.class,
+                QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class})
 public final class FsIndexCli {
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
@@ -211,6 +212,9 @@ public final class FsIndexCli {
         @Parameters(paramLabel = "PATH", description = "directory (or file) to list")
         Path path;
 
+        @Option(names = "--json", description = "one JSON object per entry and line")
+        boolean json;
+
         @Override
         public Integer call() {
             PrintWriter out = out();
@@ -220,12 +224,28 @@ public final class FsIndexCli {
                     err().println("fsindex: " + escaped(path) + " is not in the index (scan it first)");
                     return 1;
                 }
-                List<FileEntry> children = index.children(path);
-                for (FileEntry e : children.isEmpty() ? List.of(entry.get()) : children) {
-                    out.printf("%-12s %12d  %s  %s%s%n", e.kind(), e.size(), TIME.format(e.mtime()),
-                            escaped(e.name()), e.linkTarget() == null ? "" : " -> " + escaped(e.linkTarget()));
+                // Read a page at a time, so a directory of millions of entries never sits in memory at once.
+                List<FileEntry> page = index.children(path, null, PAGE);
+                if (page.isEmpty()) {
+                    print(entry.get(), out);
+                }
+                while (!page.isEmpty()) {
+                    page.forEach(e -> print(e, out));
+                    page = page.size() < PAGE ? List.of()
+                            : index.children(path, page.get(page.size() - 1).name(), PAGE);
                 }
                 return 0;
+            }
+        }
+
+        private static final int PAGE = 1000;
+
+        private void print(FileEntry e, PrintWriter out) {
+            if (json) {
+                out.println(QueryCommands.entryJson(e));
+            } else {
+                out.printf("%-12s %12d  %s  %s%s%n", e.kind(), e.size(), TIME.format(e.mtime()),
+                        escaped(e.name()), e.linkTarget() == null ? "" : " -> " + escaped(e.linkTarget()));
             }
         }
     }
@@ -235,11 +255,33 @@ public final class FsIndexCli {
         @Option(names = "--scans", defaultValue = "10", description = "how many recent scans to show (default 10)")
         int scans;
 
+        @Option(names = "--json", description = "one JSON object instead of text")
+        boolean json;
+
+        private static String infoJson(IndexInfo info) {
+            StringBuilder scanList = new StringBuilder();
+            for (ScanRecord s : info.recentScans()) {
+                scanList.append(scanList.length() == 0 ? "" : ",").append(String.format("{\"id\":%d,\"root\":%s,"
+                                + "\"state\":%s,\"startedAt\":%s,\"finishedAt\":%s,\"added\":%d,\"updated\":%d,"
+                                + "\"moved\":%d,\"deleted\":%d,\"errors\":%d,\"message\":%s}", s.id(),
+                        Json.string(s.root()), Json.string(s.state()), Json.string(s.startedAt()),
+                        Json.string(s.finishedAt()), s.added(), s.updated(), s.moved(), s.deleted(), s.errors(),
+                        Json.string(s.message())));
+            }
+            return String.format("{\"database\":%s,\"schemaVersion\":%d,\"entries\":%d,\"directories\":%d,"
+                    + "\"recentScans\":[%s]}", Json.string(info.database()), info.schemaVersion(), info.files(),
+                    info.directories(), scanList);
+        }
+
         @Override
         public Integer call() {
             PrintWriter out = out();
             try (IndexReader index = read()) {
                 IndexInfo info = index.info(scans);
+                if (json) {
+                    out.println(infoJson(info));
+                    return 0;
+                }
                 out.printf("database:       %s%n", escaped(info.database()));
                 out.printf("schema version: %d%n", info.schemaVersion());
                 out.printf("entries:        %d (%d directories)%n", info.files(), info.directories());

@@ -17,9 +17,14 @@ import java.util.OptionalLong;
  * @param linkTarget a symbolic link's target, else {@code null}
  * @param scanId     the scan that last wrote this row
  * @param stale      true while a running scan has not yet confirmed the entry still exists
+ * @param fileKey    a 64-bit hash of the filesystem's identity of the entry (device and inode), or {@code null} where
+ *                   the filesystem has none
+ * @param fingerprint a regular file's cheap content fingerprint (hex), or {@code null} if not computed
+ * @param contentHash a regular file's hex SHA-256 of the whole content, or {@code null} if not computed
  */
 public record FileEntry(long id, long parentId, Path path, FileKind kind, long size, long mtimeNanos,
-                        String linkTarget, long scanId, boolean stale) {
+                        String linkTarget, long scanId, boolean stale, Long fileKey, String fingerprint,
+                        String contentHash) {
     /**
      * Checks that path and kind are given.
      *
@@ -32,10 +37,31 @@ public record FileEntry(long id, long parentId, Path path, FileKind kind, long s
      * @param linkTarget a symbolic link's target, else {@code null}
      * @param scanId     the scan that last wrote this row
      * @param stale      true while a running scan has not yet confirmed the entry still exists
+     * @param fileKey    a 64-bit hash of the filesystem's identity of the entry, or {@code null}
+     * @param fingerprint a regular file's cheap content fingerprint (hex), or {@code null} if not computed
+     * @param contentHash a regular file's hex SHA-256 of the whole content, or {@code null} if not computed
      */
     public FileEntry {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(kind, "kind");
+    }
+
+    /**
+     * An entry without file key or content values, as entries were before they carried them.
+     *
+     * @param id         the row's id
+     * @param parentId   the parent directory's id, or 0 for a filesystem root
+     * @param path       the entry's absolute path
+     * @param kind       what it is
+     * @param size       size in bytes
+     * @param mtimeNanos last-modified time in nanoseconds since the epoch
+     * @param linkTarget a symbolic link's target, else {@code null}
+     * @param scanId     the scan that last wrote this row
+     * @param stale      true while a running scan has not yet confirmed the entry still exists
+     */
+    public FileEntry(long id, long parentId, Path path, FileKind kind, long size, long mtimeNanos, String linkTarget,
+                     long scanId, boolean stale) {
+        this(id, parentId, path, kind, size, mtimeNanos, linkTarget, scanId, stale, null, null, null);
     }
 
     /** {@return the entry's name (for a filesystem root, the root itself, e.g. {@code /})} */

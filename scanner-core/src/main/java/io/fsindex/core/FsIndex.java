@@ -2,7 +2,11 @@ package io.fsindex.core;
 
 import io.fsindex.api.Change;
 import io.fsindex.api.ChangeBatch;
+import io.fsindex.api.DirectorySize;
+import io.fsindex.api.DuplicateGroup;
 import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileQuery;
+import io.fsindex.api.FindPage;
 import io.fsindex.api.FsIndexConfigurationException;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.api.GarbageCollection;
@@ -60,6 +64,7 @@ public final class FsIndex implements IndexReader {
     final Database db;
     final Statements statements;
     private final ContentStatements contentStatements;
+    private final Queries queries;
     private final FsTables tables;
     private final Walker walker;
     private final FeedSettings feedSettings;
@@ -74,6 +79,7 @@ public final class FsIndex implements IndexReader {
         this.db = new Database(dataSource, dialect, b.retryTimeout, readOnly);
         this.statements = new Statements(dialect, tables);
         this.contentStatements = new ContentStatements(dialect, tables);
+        this.queries = new Queries(dialect, tables, statements);
         this.walker = b.walker;
         this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
         this.lifecycle = new ScanLifecycle(db, dialect, tables, b.scanLease);
@@ -278,7 +284,89 @@ public final class FsIndex implements IndexReader {
      */
     public Optional<FileEntry> lookup(Path path) {
         ensureOpen();
-        return db.read(c -> locate(c, path).map(found -> found.row().toEntry(found.path())));
+        return db.read(c -> {
+            Optional<Located> found = locate(c, path);
+            return found.isEmpty() ? Optional.<FileEntry>empty()
+                    : queries.byId(c, found.get().row().id(), found.get().path());
+        });
+    }
+
+    @Override
+    public Optional<FileEntry> lookup(long id) {
+        ensureOpen();
+        return db.read(c -> queries.byId(c, id));
+    }
+
+    @Override
+    public List<FileEntry> children(Path path, String afterName, int limit) {
+        requirePositive(limit);
+        ensureOpen();
+        return db.read(c -> {
+            Optional<Located> dir = locate(c, path);
+            return dir.isEmpty() ? List.<FileEntry>of()
+                    : queries.children(c, dir.get().row().id(), dir.get().path(), afterName, limit);
+        });
+    }
+
+    @Override
+    public FindPage find(FileQuery query) {
+        Objects.requireNonNull(query, "query");
+        ensureOpen();
+        return db.read(c -> {
+            long under = 0;
+            if (query.under() != null) {
+                Optional<Located> dir = locate(c, query.under());
+                if (dir.isEmpty() || !dir.get().row().isDirectory()) {
+                    return new FindPage(List.of(), query.after(), false);
+                }
+                under = dir.get().row().id();
+            }
+            return queries.find(c, query, under);
+        });
+    }
+
+    @Override
+    public Optional<DirectorySize> directorySize(Path path) {
+        ensureOpen();
+        return db.read(c -> {
+            Optional<Located> dir = locate(c, path);
+            return dir.isEmpty() ? Optional.<DirectorySize>empty()
+                    : queries.directorySize(c, dir.get().row().id(), dir.get().path());
+        });
+    }
+
+    @Override
+    public List<DirectorySize> largestSubdirectories(Path path, int limit) {
+        requirePositive(limit);
+        ensureOpen();
+        return db.read(c -> {
+            Optional<Located> dir = locate(c, path);
+            return dir.isEmpty() ? List.<DirectorySize>of()
+                    : queries.largestSubdirectories(c, dir.get().row().id(), limit);
+        });
+    }
+
+    @Override
+    public List<DuplicateGroup> duplicates(Path under, int limit) {
+        requirePositive(limit);
+        ensureOpen();
+        return db.read(c -> {
+            long top = 0;
+            if (under != null) {
+                Optional<Located> dir = locate(c, under);
+                if (dir.isEmpty() || !dir.get().row().isDirectory()) {
+                    return List.<DuplicateGroup>of();
+                }
+                top = dir.get().row().id();
+            }
+            return queries.duplicates(c, top, limit);
+        });
+    }
+
+    private static void requirePositive(int limit) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive; got " + limit);
+        }
     }
 
     private record Located(Path path, Row row) {
@@ -316,17 +404,12 @@ public final class FsIndex implements IndexReader {
             if (dir.isEmpty()) {
                 return out;
             }
-            Path p = dir.get().path();
-            try (Sql.Bound q = statements.childrenOf.forCount(1).prepare(c)) {
-                Statements.ForIds.bind(q, new long[] {dir.get().row().id()}, 1);
-                try (ResultSet rs = q.statement.executeQuery()) {
-                    while (rs.next()) {
-                        Row row = Row.read(rs);
-                        if (!row.orphan()) {
-                            out.add(row.toEntry(p.resolve(row.name())));
-                        }
-                    }
-                }
+            long id = dir.get().row().id();
+            for (List<FileEntry> page = queries.children(c, id, dir.get().path(), null, Statements.PAGE_ROWS);
+                 !page.isEmpty(); page = page.size() < Statements.PAGE_ROWS ? List.of()
+                         : queries.children(c, id, dir.get().path(), page.get(page.size() - 1).name(),
+                         Statements.PAGE_ROWS)) {
+                out.addAll(page);
             }
             out.sort(Comparator.comparing(FileEntry::name));
             return out;

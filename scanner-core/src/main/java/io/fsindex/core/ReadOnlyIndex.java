@@ -1,6 +1,10 @@
 package io.fsindex.core;
 
+import io.fsindex.api.DirectorySize;
+import io.fsindex.api.DuplicateGroup;
 import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileQuery;
+import io.fsindex.api.FindPage;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.IndexReader;
 import java.nio.file.Path;
@@ -27,6 +31,36 @@ final class ReadOnlyIndex implements IndexReader {
     @Override
     public List<FileEntry> children(Path path) {
         return index.children(path);
+    }
+
+    @Override
+    public Optional<FileEntry> lookup(long id) {
+        return index.lookup(id);
+    }
+
+    @Override
+    public List<FileEntry> children(Path path, String afterName, int limit) {
+        return index.children(path, afterName, limit);
+    }
+
+    @Override
+    public FindPage find(FileQuery query) {
+        return index.find(query);
+    }
+
+    @Override
+    public Optional<DirectorySize> directorySize(Path path) {
+        return index.directorySize(path);
+    }
+
+    @Override
+    public List<DirectorySize> largestSubdirectories(Path path, int limit) {
+        return index.largestSubdirectories(path, limit);
+    }
+
+    @Override
+    public List<DuplicateGroup> duplicates(Path under, int limit) {
+        return index.duplicates(under, limit);
     }
 
     @Override

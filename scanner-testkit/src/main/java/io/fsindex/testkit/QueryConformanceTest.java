@@ -1,0 +1,368 @@
+package io.fsindex.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fsindex.api.ContentHashing;
+import io.fsindex.api.DirectorySize;
+import io.fsindex.api.DuplicateGroup;
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileKind;
+import io.fsindex.api.FileQuery;
+import io.fsindex.api.FindPage;
+import io.fsindex.api.IndexReader;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.core.FsIndex;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Questions asked of the index (entries by id, pages of children, find, directory sizes, duplicates) answer what an
+ * independent walk of the disk finds, through the writable index and the read-only reader alike, on a real database.
+ */
+public abstract class QueryConformanceTest extends IndexTest {
+    /** Every character the other suites find hostile: SQL wildcards and escapes, quotes, controls, NFC/NFD, emoji. */
+    private static final String[] HOSTILE = {"Case.txt", "case.TXT", "percent%.txt", "under_score.txt", "a.txt",
+            "back\\slash.txt", "quote'\"`.txt", "tab\tname.txt", "line\nbreak.txt", "caf\u00e9.txt",
+            "cafe\u0301.txt", "emoji-\ud83d\ude00.txt", "star*.txt", "q?.txt", "[set].txt", "bang!.txt", "KELVIN\u212a",
+            "dotted\u0130", "x"};
+    private static final char NEWLINE = '\ue000';
+    private static final ScanOptions FULL = ScanOptions.defaults().withContentHashing(ContentHashing.FULL);
+
+    @Test
+    void entriesCarryTheirKeysAndHashesAndAreFoundById() throws Exception {
+        Path root = tree("d/", "d/f.txt");
+        FsIndex index = openIndex();
+        index.scan(root, FULL);
+
+        FileEntry f = index.lookup(root.resolve("d/f.txt")).orElseThrow();
+        assertThat(f.contentHash()).isEqualTo(sha256(Files.readAllBytes(root.resolve("d/f.txt"))));
+        assertThat(f.fingerprint()).isNotNull();
+        assertThat(f.fileKey()).isNotNull();
+        assertThat(index.lookup(root.resolve("d")).orElseThrow().contentHash()).isNull();
+        for (IndexReader read : readers(index)) {
+            assertThat(read.lookup(f.id())).contains(f);
+            assertThat(read.lookup(f.parentId()).orElseThrow().path()).isEqualTo(root.resolve("d"));
+            assertThat(read.lookup(Long.MAX_VALUE)).isEmpty();
+        }
+
+        Trees.delete(root.resolve("d"));
+        index.scan(root);
+        assertThat(index.lookup(f.id())).as("an entry found gone is kept only for move detection").isEmpty();
+    }
+
+    @Test
+    void childrenPagesHoldEveryChildOnceInCodePointOrder() throws IOException {
+        Path root = tree();
+        for (String n : HOSTILE) {
+            Files.writeString(root.resolve(n), n);
+        }
+        FsIndex index = openIndex();
+        index.scan(root);
+        List<String> expected = Stream.of(HOSTILE).sorted(QueryConformanceTest::byCodePoint).toList();
+
+        for (IndexReader read : readers(index)) {
+            List<String> paged = new ArrayList<>();
+            String after = null;
+            for (List<FileEntry> page = read.children(root, null, 4); !page.isEmpty();
+                 page = read.children(root, after, 4)) {
+                assertThat(page.size()).isLessThanOrEqualTo(4);
+                page.forEach(e -> assertThat(e.path()).isEqualTo(root.resolve(e.name())));
+                page.forEach(e -> paged.add(e.name()));
+                after = page.get(page.size() - 1).name();
+            }
+            assertThat(paged).containsExactlyElementsOf(expected);
+            assertThat(read.children(root.resolve("nope"), null, 4)).isEmpty();
+        }
+    }
+
+    @Test
+    void findAnswersWhatAWalkOfTheDiskFinds() throws IOException {
+        Path root = randomTree(new Random(24), 120);
+        FsIndex index = openIndex();
+        index.scan(root);
+        Path sub = root.resolve("d1");
+        List<IndexReader> readers = readers(index);
+        assertFindsAsTheDisk(readers, root, sub);
+
+        // Churn: a subtree gone, one moved into the searched directory, files grown, added and renamed.
+        Trees.delete(root.resolve("d3/deep"));
+        Files.move(root.resolve("d4"), sub.resolve("d4-moved"));
+        try (Stream<Path> files = Files.list(root.resolve("d0"))) {
+            for (Path f : files.toList()) {
+                Files.write(f, new byte[33]);
+            }
+        }
+        Trees.create(root, "d2/new%_.txt", "d1/sub/NEW.TXT");
+        Path x = walk(root).stream().filter(p -> name(p).equals("x")).findFirst().orElseThrow();
+        Files.move(x, root.resolve("d2/renamed-x.txt"));
+        index.scan(root);
+        assertFindsAsTheDisk(readers, root, sub);
+    }
+
+    private void assertFindsAsTheDisk(List<IndexReader> readers, Path root, Path sub) {
+        Instant middle = Instant.parse("2020-06-01T00:00:00Z");
+        for (IndexReader read : readers) {
+            for (String glob : List.of("*.txt", "*%*", "_", "a.txt", "*\\*.txt", "q?.txt", "[a-c]*", "[!a-z]*",
+                    "*\u00e9*", "cafe\u0301.txt", "*\ud83d\ude00*", "line\nbreak.txt", "*[*]*", "**")) {
+                // The JDK's glob lets no wildcard match a newline, as fnmatch and fsindex do: swap newlines out.
+                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob.replace('\n', NEWLINE));
+                assertFinds(read, FileQuery.any().withNameGlob(glob), root,
+                        e -> m.matches(Path.of(name(e).replace('\n', NEWLINE))));
+            }
+            for (String text : List.of("TXT", "%", "_", "\\", "'\"`", "\t", "\n", "\u00c9", "e\u0301", "k", "i",
+                    "\ud83d\ude00", "ca")) {
+                String lower = text.toLowerCase(Locale.ROOT);
+                assertFinds(read, FileQuery.any().withNameContaining(text), root,
+                        e -> name(e).toLowerCase(Locale.ROOT).contains(lower));
+            }
+            assertFinds(read, FileQuery.any().withUnder(sub).withKind(FileKind.FILE), root,
+                    e -> e.startsWith(sub) && !e.equals(sub) && Files.isRegularFile(e, LinkOption.NOFOLLOW_LINKS));
+            assertFinds(read, FileQuery.any().withKind(FileKind.DIRECTORY).withUnder(root), root,
+                    e -> !e.equals(root) && Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS));
+            assertFinds(read, FileQuery.any().withSize(10L, 40L).withUnder(root), root,
+                    e -> !e.equals(root) && size(e) >= 10 && size(e) <= 40);
+            assertFinds(read, FileQuery.any().withModified(middle, null).withKind(FileKind.FILE), root,
+                    e -> Files.isRegularFile(e) && mtime(e).isAfter(middle));
+            assertFinds(read, FileQuery.any().withModified(null, middle).withNameContaining(".TXT").withUnder(sub),
+                    root, e -> e.startsWith(sub) && !e.equals(sub) && mtime(e).isBefore(middle)
+                            && name(e).toLowerCase(Locale.ROOT).contains(".txt"));
+            assertThat(read.find(FileQuery.any().withUnder(root.resolve("nope"))).entries()).isEmpty();
+        }
+    }
+
+    @Test
+    void pagesReturnEveryMatchOnceWhileAScanChangesTheIndexBetweenThem() throws IOException {
+        // Rule: an entry that matches throughout is returned exactly once; what a scan adds or changes between pages
+        // is returned at most once; nothing is returned twice.
+        Path root = tree("a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt", "keep/", "keep/g.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        FileQuery query = FileQuery.any().withNameGlob("*.txt").withLimit(2);
+
+        FindPage first = index.find(query);
+        List<String> later = new ArrayList<>(List.of("a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt"));
+        first.entries().forEach(e -> later.remove(e.name()));
+        String deleted = later.get(0);
+        String moved = later.get(1);
+        Trees.delete(root.resolve(deleted));
+        Files.move(root.resolve(moved), root.resolve("keep/moved.txt"));
+        Trees.create(root, "new.txt", "keep/new2.txt");
+        index.scan(root);
+        List<FileEntry> seen = new ArrayList<>(first.entries());
+        for (FindPage page = index.find(query.after(first.cursor())); ; page = index.find(query.after(page.cursor()))) {
+            seen.addAll(page.entries());
+            if (!page.more()) {
+                break;
+            }
+        }
+
+        assertThat(seen.stream().map(FileEntry::id).distinct().count()).isEqualTo(seen.size());
+        Set<String> names = new HashSet<>();
+        seen.forEach(e -> names.add(e.name()));
+        List<String> unchanged = new ArrayList<>(List.of("a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt"));
+        unchanged.removeAll(List.of(deleted, moved));
+        assertThat(names).containsAll(unchanged).contains("g.txt", "new.txt", "new2.txt", "moved.txt")
+                .doesNotContain(deleted, moved);
+    }
+
+    @Test
+    void directorySizesAddUpWhatAWalkFinds() throws IOException {
+        Path root = randomTree(new Random(7), 150);
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.create(root, "later/", "later/new.bin");
+        Files.write(root.resolve("d0/grown.bin"), new byte[5000]);
+        index.scan(root);
+
+        for (IndexReader read : readers(index)) {
+            for (Path dir : List.of(root, root.resolve("d0"), root.resolve("d1"), root.resolve("later"))) {
+                DirectorySize s = read.directorySize(dir).orElseThrow();
+                assertThat(new long[] {s.bytes(), s.files(), s.directories()}).as(dir.toString())
+                        .containsExactly(walkSize(dir));
+                assertThat(s.path()).isEqualTo(dir);
+            }
+            List<DirectorySize> largest = read.largestSubdirectories(root, 3);
+            List<Path> expected;
+            try (Stream<Path> children = Files.list(root)) {
+                expected = children.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
+                        .sorted(Comparator.comparingLong((Path p) -> -walkSize(p)[0])).limit(3).toList();
+            }
+            assertThat(largest).extracting(DirectorySize::bytes)
+                    .containsExactlyElementsOf(expected.stream().map(p -> walkSize(p)[0]).toList());
+            largest.forEach(s -> assertThat(walkSize(s.path())[0]).isEqualTo(s.bytes()));
+            assertThat(read.directorySize(root.resolve("a.txt"))).isEmpty();
+            assertThat(read.directorySize(root.resolve("nope"))).isEmpty();
+        }
+    }
+
+    @Test
+    void duplicatesAreGroupedBySizeAndHashLargestWasteFirst() throws IOException {
+        Path root = tree("x/", "y/", "z/");
+        byte[] big = new byte[3000];
+        new Random(1).nextBytes(big);
+        for (String p : List.of("x/big1", "y/big2", "z/big3")) {
+            Files.write(root.resolve(p), big);
+        }
+        for (String p : List.of("x/small1", "y/small2")) {
+            Files.writeString(root.resolve(p), "same small content");
+        }
+        Files.writeString(root.resolve("x/unique"), "only one");
+        Files.writeString(root.resolve("y/empty1"), "");
+        Files.writeString(root.resolve("z/empty2"), "");
+        FsIndex index = openIndex();
+        index.scan(root, FULL);
+
+        for (IndexReader read : readers(index)) {
+            List<DuplicateGroup> groups = read.duplicates(null, 10);
+            assertThat(groups).extracting(DuplicateGroup::wastedBytes).containsExactly(6000L, 18L, 0L);
+            assertThat(groups.get(0).files()).extracting(FileEntry::path).containsExactlyInAnyOrder(
+                    root.resolve("x/big1"), root.resolve("y/big2"), root.resolve("z/big3"));
+            assertThat(groups.get(0).contentHash()).isEqualTo(sha256(big));
+            assertThat(read.duplicates(null, 1)).hasSize(1);
+            assertThat(read.duplicates(root.resolve("x"), 10)).isEmpty();
+            List<DuplicateGroup> inXy = read.duplicates(root, 10).stream()
+                    .filter(g -> g.files().stream().allMatch(f -> !f.path().startsWith(root.resolve("z")))).toList();
+            assertThat(inXy).extracting(DuplicateGroup::wastedBytes).containsExactly(18L);
+        }
+    }
+
+    private void assertFinds(IndexReader read, FileQuery query, Path root, Predicate<Path> onDisk) {
+        List<FileEntry> found = new ArrayList<>();
+        FindPage page = read.find(query.withLimit(7));
+        found.addAll(page.entries());
+        while (page.more()) {
+            assertThat(page.entries()).hasSize(7);
+            page = read.find(query.withLimit(7).after(page.cursor()));
+            found.addAll(page.entries());
+        }
+        assertThat(found).extracting(FileEntry::id).isSorted().doesNotHaveDuplicates();
+        Map<Path, FileKind> expected = new TreeMap<>();
+        walk(root).stream().filter(p -> !p.equals(root) || query.under() == null).filter(onDisk)
+                .forEach(p -> expected.put(p, kind(p)));
+        Map<Path, FileKind> actual = new TreeMap<>();
+        found.forEach(e -> actual.put(e.path(), e.kind()));
+        // Entries the index holds above the tree (its trunk) are outside what the walk sees.
+        actual.keySet().removeIf(p -> !p.startsWith(root));
+        assertThat(actual).as(query.toString()).isEqualTo(expected);
+    }
+
+    /** A tree of directories d0…d4 (some nested) holding hostile and random names with varied sizes and mtimes. */
+    private Path randomTree(Random random, int files) throws IOException {
+        Path root = tree("d0/", "d1/", "d1/sub/", "d2/", "d3/", "d3/deep/", "d3/deep/er/", "d4/");
+        List<Path> dirs = new ArrayList<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            all.filter(Files::isDirectory).forEach(dirs::add);
+        }
+        for (int i = 0; i < files; i++) {
+            Path dir = dirs.get(random.nextInt(dirs.size()));
+            String name = i < HOSTILE.length ? HOSTILE[i] : "f" + i + (random.nextBoolean() ? ".txt" : ".BIN");
+            Path file = dir.resolve(name);
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            Files.write(file, new byte[random.nextInt(60)]);
+            Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")
+                    .plusSeconds(random.nextInt(365 * 86_400))));
+        }
+        Files.createSymbolicLink(root.resolve("d2/link.txt"), Path.of("target-of-link"));
+        return root;
+    }
+
+    private static List<Path> walk(Path root) {
+        try (Stream<Path> all = Files.walk(root)) {
+            return all.toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Bytes of regular files, regular files, directories below {@code dir}, counted by a walk. */
+    private static long[] walkSize(Path dir) {
+        long[] out = new long[3];
+        for (Path p : walk(dir)) {
+            if (p.equals(dir)) {
+                continue;
+            }
+            if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                out[0] += size(p);
+                out[1]++;
+            } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                out[2]++;
+            }
+        }
+        return out;
+    }
+
+    private static BasicFileAttributes attributes(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long size(Path p) {
+        return attributes(p).size();
+    }
+
+    private static Instant mtime(Path p) {
+        return attributes(p).lastModifiedTime().toInstant();
+    }
+
+    private static FileKind kind(Path p) {
+        BasicFileAttributes a = attributes(p);
+        return a.isDirectory() ? FileKind.DIRECTORY : a.isSymbolicLink() ? FileKind.SYMLINK
+                : a.isRegularFile() ? FileKind.FILE : FileKind.FIFO;
+    }
+
+    private static String name(Path p) {
+        return p.getFileName().toString();
+    }
+
+    private List<IndexReader> readers(FsIndex index) {
+        IndexReader reader = database().builder(prefix()).buildReader();
+        opened.add(reader);
+        return List.of(index, reader);
+    }
+
+    private final List<IndexReader> opened = new ArrayList<>();
+
+    @org.junit.jupiter.api.AfterEach
+    void closeReaders() {
+        opened.forEach(IndexReader::close);
+    }
+
+    private static int byCodePoint(String a, String b) {
+        return java.util.Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray());
+    }
+
+    private static String sha256(byte[] content) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
