@@ -3,6 +3,7 @@ package io.fsindex.testkit;
 import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.Walker;
+import io.fsindex.core.ListingPause;
 import io.fsindex.core.NioWalker;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -20,10 +21,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * an exact point, so a test can change the disk or run other scans while that scan is frozen there. This is how the
  * conformance suite builds deterministic races without sleeps.
  *
- * <p>A scan lists each directory it owns with {@link #list}. Arm a pause for a directory <em>before</em> the scan
- * lists it ({@link #pauseBeforeListing}) or <em>after</em> it has read the listing but before the listing is applied
- * to the index ({@link #pauseAfterListing}) — the latter is the classic race of a scan swapped out right after
- * {@code readdir(2)}. Typical use:
+ * <p>A scan lists each directory with {@link #list} on a walker thread of its own, ahead of applying the listings on
+ * its scan thread. Arm a pause for a directory <em>before</em> the scan lists it ({@link #pauseBeforeListing}) or
+ * <em>after</em> it has read the listing but before the listing is applied to the index ({@link #pauseAfterListing})
+ * — the latter is the classic race of a scan swapped out right after {@code readdir(2)}. A pause stops the walker
+ * thread once the scan thread has applied every listing read before ({@link ListingPause}), so when
+ * {@link Pause#awaitPaused()} returns the scan has claimed the directory (unless a newer scan owns it) and applied
+ * everything listed before it, and does nothing more until released. The listing a pause after listing holds may
+ * still have been read before its directory was claimed, as a scan's walker thread reads ahead. Typical use:
  * <pre>{@code
  * PausingWalker walker = new PausingWalker();
  * PausingWalker.Pause paused = walker.pauseAfterListing(root.resolve("d"));
@@ -173,6 +178,9 @@ public final class PausingWalker extends ForwardingWalker {
         }
 
         private void block() throws InterruptedIOException {
+            // The scan applies what its walker thread read before this point while that thread is here: let it, so
+            // the index is as the scan left it after the listings before this one until the pause is released.
+            ListingPause.awaitEarlierListingsApplied();
             reached.countDown();
             try {
                 released.await();
