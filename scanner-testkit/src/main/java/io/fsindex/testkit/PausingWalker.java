@@ -67,7 +67,7 @@ public final class PausingWalker extends ForwardingWalker {
 
     /** Arms a one-shot pause: the first scan about to list {@code directory} stops before reading it. */
     public Pause pauseBeforeListing(Path directory) {
-        return arm(directory, false);
+        return arm(directory, false, true);
     }
 
     /**
@@ -75,7 +75,24 @@ public final class PausingWalker extends ForwardingWalker {
      * and before handing it to the index.
      */
     public Pause pauseAfterListing(Path directory) {
-        return arm(directory, true);
+        return arm(directory, true, true);
+    }
+
+    /**
+     * Arms a one-shot pause like {@link #pauseBeforeListing} that stops only the scan's walker thread, without waiting
+     * for its scan thread: that goes on applying what was read before, until a test stops it elsewhere (in a
+     * listener). With {@link #pauseWalkerThreadAfterListing} it stages a listing read ahead of its directory's claim.
+     */
+    public Pause pauseWalkerThreadBeforeListing(Path directory) {
+        return arm(directory, false, false);
+    }
+
+    /**
+     * Arms a one-shot pause like {@link #pauseAfterListing} that stops only the scan's walker thread, holding the
+     * listing, without waiting for its scan thread (see {@link #pauseWalkerThreadBeforeListing}).
+     */
+    public Pause pauseWalkerThreadAfterListing(Path directory) {
+        return arm(directory, true, false);
     }
 
     /**
@@ -83,7 +100,7 @@ public final class PausingWalker extends ForwardingWalker {
      * has written anything (a scan reads its trunk and root before it touches the index).
      */
     public Pause pauseBeforeFirstStat() {
-        Pause pause = new Pause(null, false);
+        Pause pause = new Pause(null, false, true);
         pauses.add(pause);
         return pause;
     }
@@ -114,8 +131,8 @@ public final class PausingWalker extends ForwardingWalker {
         return listing;
     }
 
-    private Pause arm(Path directory, boolean afterListing) {
-        Pause pause = new Pause(key(directory), afterListing);
+    private Pause arm(Path directory, boolean afterListing, boolean scanCatchesUp) {
+        Pause pause = new Pause(key(directory), afterListing, scanCatchesUp);
         pauses.add(pause);
         return pause;
     }
@@ -133,17 +150,19 @@ public final class PausingWalker extends ForwardingWalker {
         return path.toAbsolutePath().normalize();
     }
 
-    /** One armed pause point; obtained from {@link #pauseBeforeListing} or {@link #pauseAfterListing}. */
+    /** One armed pause point; obtained from {@link #pauseBeforeListing}, {@link #pauseAfterListing} and the like. */
     public static final class Pause {
         private final Path directory;
         private final boolean afterListing;
+        private final boolean scanCatchesUp;
         private final AtomicBoolean taken = new AtomicBoolean();
         private final CountDownLatch reached = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
 
-        private Pause(Path directory, boolean afterListing) {
+        private Pause(Path directory, boolean afterListing, boolean scanCatchesUp) {
             this.directory = directory;
             this.afterListing = afterListing;
+            this.scanCatchesUp = scanCatchesUp;
         }
 
         /**
@@ -180,7 +199,9 @@ public final class PausingWalker extends ForwardingWalker {
         private void block() throws InterruptedIOException {
             // The scan applies what its walker thread read before this point while that thread is here: let it, so
             // the index is as the scan left it after the listings before this one until the pause is released.
-            ListingPause.awaitEarlierListingsApplied();
+            if (scanCatchesUp) {
+                ListingPause.awaitEarlierListingsApplied();
+            }
             reached.countDown();
             try {
                 released.await();
