@@ -1,6 +1,5 @@
 package io.fsindex.core;
 
-import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileKind;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.FileSink.Directory;
@@ -266,10 +265,11 @@ final class Scan {
      * reading the disk and writing the database overlap. The walker thread lists every directory it finds, claimed or
      * not, so a listing may be read before its directory is claimed: the scan thread applies a listing only for a
      * directory it claimed (in an earlier group, or earlier in the same group, which the sink resolves in its
-     * transaction), drops the rest, and the sink's owner check at apply time is what keeps a listing read before a
-     * newer scan claimed the directory from applying. A walker that pauses the scan inside {@link Walker#list} (a
-     * test's) stops only the walker thread; it first lets the scan thread apply what was read before
-     * ({@link #awaitScanThreadIdle}), so a pause stops the scan at an exact point.
+     * transaction) and drops the rest. A claim fails where a newer scan has listed the directory, even after this
+     * scan read it, and the sink's owner check at apply time keeps out a listing whose directory a newer scan claimed
+     * after this one did. A walker that pauses the scan inside {@link Walker#list} (a test's) stops only the walker
+     * thread; it first lets the scan thread apply what was read before ({@link #awaitScanThreadIdle}), so a pause
+     * stops the scan at an exact point.
      */
     private final class Walk {
         private static final int QUEUE_LISTINGS = 256;
