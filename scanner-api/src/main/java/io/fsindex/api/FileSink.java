@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * Receives one scan's listings and applies them to the index. The scan drives it top-down: {@link #begin} once,
- * then {@link #apply} for each directory it lists (or {@link #unreadable} / {@link #vanished} when listing fails),
- * then {@link #finish}. fsindex's own sink writes to the database with the concurrent-scan protocol; a sink is used
- * by one scan on one thread.
+ * then {@link #applyListings} for the directories it lists, in groups ({@link #applyInParts} for a huge one), or
+ * {@link #unreadable} / {@link #vanished} when listing fails, then {@link #finish}. fsindex's own sink writes to
+ * the database with the concurrent-scan protocol; a sink is used by one scan on one thread.
  */
 public interface FileSink {
 
@@ -84,6 +84,82 @@ public interface FileSink {
             out.add(apply(directories.get(i), listings.get(i)));
         }
         return out;
+    }
+
+    /**
+     * Applies a group of listings as {@link #applyAll} does, where a listing's directory may not be known yet: a scan
+     * reads listings ahead of applying them, so a group can hold a directory's listing together with its parent's.
+     * Listing {@code i} is of {@code directories.get(i)}, or, where that is null, of the directory at
+     * {@code paths.get(i)} if an earlier listing of the group returns it among its subdirectories; otherwise that
+     * listing is not applied (the scan does not own the directory). A sink may apply the group in one transaction.
+     *
+     * @param paths       each listing's directory path
+     * @param directories each listing's directory, or null where an earlier listing of the group must claim it
+     * @param listings    each directory's entries, in the same order
+     * @return one result per listing, in the same order; null for a listing that was not applied
+     */
+    default List<Applied> applyListings(List<Path> paths, List<Directory> directories,
+                                        List<List<WalkedEntry>> listings) {
+        List<Applied> out = new java.util.ArrayList<>(paths.size());
+        java.util.Map<Path, Directory> claimed = new java.util.HashMap<>();
+        for (int i = 0; i < paths.size(); i++) {
+            Directory dir = directories.get(i) != null ? directories.get(i) : claimed.remove(paths.get(i));
+            Applied a = dir == null ? null : apply(dir, listings.get(i));
+            out.add(a);
+            if (a != null) {
+                a.subdirectories().forEach(sub -> claimed.put(sub.path(), sub));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Starts applying one directory's listing in parts, in the order they are read, so that a scan never holds a
+     * directory of millions of entries whole. The default gathers the parts and applies them with {@link #apply}
+     * once the last is in; a sink that can apply a part on its own should override it.
+     *
+     * @param directory the directory listed
+     * @return where to apply the listing's parts
+     */
+    default ListingInParts applyInParts(Directory directory) {
+        List<WalkedEntry> gathered = new java.util.ArrayList<>();
+        Applied[] whole = {new Applied(List.of(), 0, 0, 0, 0, 0)};
+        return new ListingInParts() {
+            @Override
+            public Applied applyPart(List<WalkedEntry> part, boolean last) {
+                gathered.addAll(part);
+                if (!last) {
+                    return new Applied(List.of(), 0, 0, 0, 0, 0);
+                }
+                Applied a = apply(directory, gathered);
+                whole[0] = new Applied(List.of(), a.added(), a.modified(), a.moved(), a.unchanged(), a.skipped());
+                return a;
+            }
+
+            @Override
+            public Applied applied() {
+                return whole[0];
+            }
+        };
+    }
+
+    /** One directory's listing being applied part by part ({@link #applyInParts}). */
+    interface ListingInParts {
+        /**
+         * Applies the next part of the listing.
+         *
+         * @param part the part's entries
+         * @param last whether no part comes after it
+         * @return what applying the part did, with the subdirectories it claimed
+         */
+        Applied applyPart(List<WalkedEntry> part, boolean last);
+
+        /**
+         * What the parts applied so far did together.
+         *
+         * @return the parts' counts added up, without subdirectories (each part returned its own)
+         */
+        Applied applied();
     }
 
     /**

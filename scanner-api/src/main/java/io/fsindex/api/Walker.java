@@ -9,7 +9,10 @@ import java.util.List;
  *
  * <p>The default implementation uses NIO. Supply your own to read another kind of tree, or, in tests, to pause a scan
  * at an exact point (wrap the default one and block inside {@link #list}). Implementations must be safe to call from
- * several scans at once.
+ * several scans at once. A scan lists directories on a walker thread of its own, ahead of applying the listings on
+ * the thread that runs the scan, so blocking inside {@link #list} stops the reading only: a walker that pauses a scan
+ * first calls {@code io.fsindex.core.ListingPause.awaitEarlierListingsApplied()}, so that the scan has applied what
+ * it read before.
  */
 public interface Walker {
 

@@ -1,6 +1,5 @@
 package io.fsindex.core;
 
-import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileKind;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.FileSink.Directory;
@@ -46,10 +45,6 @@ final class Scan {
     private long directories, added, modified, moved, unchanged, skipped;
     /** The identities of the scan root and every directory above it, the first links a loop can lead back to. */
     private Ancestors rootAndTrunk;
-
-    /** A directory waiting to be listed, with the identities of its ancestors for symlink-loop detection. */
-    private record Pending(Directory dir, Ancestors ancestors) {
-    }
 
     private record Ancestors(Object fileKey, Ancestors parent) {
         boolean contains(Object key) {
@@ -168,7 +163,7 @@ final class Scan {
         listener.started(scanId, root);
         FileSink.Applied top = begin(sink, root);
         if (!top.subdirectories().isEmpty()) {
-            walk(sink, top.subdirectories().get(0));
+            new Walk(sink, top.subdirectories().get(0)).run();
         }
         long deleted = sink.finish(true);
         ScanResult result = new ScanResult(scanId, root, added, modified, moved, unchanged, deleted, skipped, errors,
@@ -212,63 +207,12 @@ final class Scan {
     /**
      * A group of listings is applied in one transaction once it holds this many directories... Each transaction and
      * each statement has a cost of its own on the server (PostgreSQL sets up a bulk load's tuple slots and plans the
-     * insert trigger's queries once per statement), so a cold scan of small directories ran about 6 % faster on
-     * PostgreSQL and SQLite with groups of 256 than of 64 (docs/benchmarks.md); a group's memory is a few MiB at most.
+     * insert trigger's queries once per statement), so small directories are applied a few hundred at a time; a
+     * group's memory is a few MiB at most.
      */
     static final int GROUP_DIRECTORIES = 256;
     /** ...or this many entries, whichever comes first (a larger directory makes a group of its own). */
     static final int GROUP_ENTRIES = 16_384;
-
-    /**
-     * Lists pending directories depth first and applies their listings in groups, one transaction per group (see
-     * {@link FileSink#applyAll}): many small directories then cost one commit, not one each. Each listing is still
-     * applied with its subdirectories' claims in one transaction; only its subdirectories are listed after it.
-     */
-    private void walk(FileSink sink, Directory top) {
-        if (sink instanceof SqlFileSink sql && walker.getClass() == NioWalker.class) {
-            new Pipeline(sql, top).run();
-            return;
-        }
-        Deque<Pending> stack = new ArrayDeque<>();
-        stack.push(new Pending(top, rootAndTrunk));
-        List<Pending> group = new ArrayList<>();
-        List<Directory> dirs = new ArrayList<>();
-        List<List<WalkedEntry>> listings = new ArrayList<>();
-        while (!stack.isEmpty()) {
-            int entries = 0;
-            while (!stack.isEmpty() && group.size() < GROUP_DIRECTORIES && entries < GROUP_ENTRIES) {
-                checkNotCancelled();
-                Pending pending = stack.pop();
-                List<WalkedEntry> listed = list(sink, pending, top);
-                if (listed != null) {
-                    group.add(pending);
-                    dirs.add(pending.dir());
-                    listings.add(listed);
-                    entries += listed.size();
-                }
-            }
-            if (group.isEmpty()) {
-                continue;
-            }
-            checkNotCancelled();
-            List<FileSink.Applied> applied = sink.applyAll(dirs, listings);
-            // Pushed last group member first, so the first member's subdirectories are listed next (depth first).
-            for (int g = group.size() - 1; g >= 0; g--) {
-                List<Directory> subdirectories = applied.get(g).subdirectories();
-                for (int i = subdirectories.size() - 1; i >= 0; i--) {
-                    Directory sub = subdirectories.get(i);
-                    stack.push(new Pending(sub, new Ancestors(keyOf(listings.get(g), sub.name()),
-                            group.get(g).ancestors())));
-                }
-            }
-            for (int g = 0; g < group.size(); g++) {
-                listingApplied(dirs.get(g), applied.get(g));
-            }
-            group.clear();
-            dirs.clear();
-            listings.clear();
-        }
-    }
 
     /**
      * What the walker thread read for one directory, in the order the scan must apply it: its listing, or one part of
@@ -301,29 +245,48 @@ final class Scan {
 
     private final int partEntries = Math.max(1, Integer.getInteger("fsindex.listingPartEntries", PART_ENTRIES));
 
+    /** The walk whose walker thread is the current thread, so a walker pausing there can let it catch up. */
+    private static final ThreadLocal<Walk> WALKER_THREAD_OF = new ThreadLocal<>();
+
     /**
-     * The walk with the default walker: a walker thread lists directories depth first, ahead of the scan thread,
-     * into a bounded queue, while the scan thread applies the listings in the same order, in groups, so that reading
-     * the disk and writing the database overlap. The walker thread lists every directory it finds, claimed or not:
-     * the scan thread applies a listing only for a directory it claimed (in an earlier group, or earlier in the same
-     * transaction), drops the rest, and the sink's owner check at apply time is what makes a listing read before its
-     * directory was claimed safe. Custom walkers (tests that stop a scan at exact points) keep the one-at-a-time walk
-     * above, so what a scan has applied when their walker is called stays deterministic.
+     * Called on a walker thread ({@link ListingPause}): waits until the scan thread has taken, and applied or dropped,
+     * every listing read before. Returns at once on any other thread.
      */
-    private final class Pipeline {
+    static void awaitEarlierListingsApplied() throws InterruptedIOException {
+        Walk walk = WALKER_THREAD_OF.get();
+        if (walk != null) {
+            walk.awaitScanThreadIdle();
+        }
+    }
+
+    /**
+     * The walk, for every walker and every sink: a walker thread lists directories depth first, ahead of the scan
+     * thread, into a bounded queue, while the scan thread applies the listings in the same order, in groups, so that
+     * reading the disk and writing the database overlap. The walker thread lists every directory it finds, claimed or
+     * not, so a listing may be read before its directory is claimed: the scan thread applies a listing only for a
+     * directory it claimed (in an earlier group, or earlier in the same group, which the sink resolves in its
+     * transaction) and drops the rest. A claim fails where a newer scan has listed the directory, even after this
+     * scan read it, and the sink's owner check at apply time keeps out a listing whose directory a newer scan claimed
+     * after this one did. A walker that pauses the scan inside {@link Walker#list} (a test's) stops only the walker
+     * thread; it first lets the scan thread apply what was read before ({@link #awaitScanThreadIdle}), so a pause
+     * stops the scan at an exact point.
+     */
+    private final class Walk {
         private static final int QUEUE_LISTINGS = 256;
         /** How many entries the queued listings may hold together: a few parts of a huge directory, not all. */
         private final int queueEntries = 2 * partEntries;
         private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(queueEntries);
-        private final SqlFileSink sink;
+        private final FileSink sink;
         private final Directory top;
         private final java.util.concurrent.BlockingQueue<Listed> queue =
                 new java.util.concurrent.ArrayBlockingQueue<>(QUEUE_LISTINGS);
         private volatile boolean stop;
+        /** True while the scan thread waits for a listing with nothing left to apply; guarded by this. */
+        private boolean scanThreadIdle;
         /** Directories claimed in applied groups whose listings have not been taken from the queue yet. */
         private final java.util.Map<Path, Directory> claimed = new java.util.HashMap<>();
 
-        Pipeline(SqlFileSink sink, Directory top) {
+        Walk(FileSink sink, Directory top) {
             this.sink = sink;
             this.top = top;
         }
@@ -348,7 +311,7 @@ final class Scan {
 
         /** The directory whose listing comes in parts, while its parts come; null if this scan does not own it. */
         private Directory partsOf;
-        private SqlFileSink.PartTally parts;
+        private FileSink.ListingInParts parts;
 
         /** Applies one part of {@link #partsOf}'s listing, or what stopped it from being listed. */
         private void applyPart(Listed l) {
@@ -362,7 +325,7 @@ final class Scan {
             }
             l.problems().forEach(Scan.this::report);
             checkNotCancelled();
-            FileSink.Applied a = sink.applyPart(partsOf, l.entries(), parts, l.last());
+            FileSink.Applied a = parts.applyPart(l.entries(), l.last());
             for (Directory sub : a.subdirectories()) {
                 claimed.put(sub.path(), sub);
             }
@@ -403,7 +366,7 @@ final class Scan {
                     if (l.first()) {
                         applyGroup();
                         partsOf = claimed.remove(l.path());
-                        parts = new SqlFileSink.PartTally();
+                        parts = partsOf == null ? null : sink.applyInParts(partsOf);
                     }
                     applyPart(l);
                     continue;
@@ -432,12 +395,40 @@ final class Scan {
             }
         }
 
+        /** Takes the next listing, waiting for the walker thread if it has none ready. */
         private Listed take() {
+            Listed ready = queue.poll();
+            if (ready != null) {
+                return ready;
+            }
+            synchronized (this) {
+                scanThreadIdle = true;
+                notifyAll();
+            }
             try {
                 return queue.take();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
+            } finally {
+                synchronized (this) {
+                    scanThreadIdle = false;
+                }
+            }
+        }
+
+        /**
+         * On the walker thread: waits until the scan thread has applied everything queued and waits for more. The
+         * walker thread queues nothing meanwhile, so once that holds it holds until the walker thread goes on.
+         */
+        private synchronized void awaitScanThreadIdle() throws InterruptedIOException {
+            try {
+                while (!(scanThreadIdle && queue.isEmpty()) && !stop) {
+                    wait();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("the scan thread stopped");
             }
         }
 
@@ -468,18 +459,18 @@ final class Scan {
                 return;
             }
             checkNotCancelled();
-            List<SqlFileSink.GroupResult> results = sink.applyGroup(paths, dirs, listings);
+            List<FileSink.Applied> results = sink.applyListings(paths, dirs, listings);
+            // A directory claimed earlier in the group is known from its parent's result, which comes first.
+            java.util.Map<Path, Directory> claimedInGroup = new java.util.HashMap<>();
             for (int g = 0; g < results.size(); g++) {
-                SqlFileSink.GroupResult r = results.get(g);
-                if (r.applied() == null) {
+                FileSink.Applied a = results.get(g);
+                Directory dir = dirs.get(g) != null ? dirs.get(g) : claimedInGroup.remove(paths.get(g));
+                if (a == null || dir == null) {
                     continue;                    // its parent, earlier in the group, did not claim it
                 }
-                FileSink.Applied a = r.applied();
-                listingApplied(r.dir(), a);
+                listingApplied(dir, a);
                 for (Directory sub : a.subdirectories()) {
-                    if (!inGroup.contains(sub.path())) {
-                        claimed.put(sub.path(), sub);
-                    }
+                    (inGroup.contains(sub.path()) ? claimedInGroup : claimed).put(sub.path(), sub);
                 }
             }
             paths.clear();
@@ -489,8 +480,9 @@ final class Scan {
             entries = 0;
         }
 
-        /** The walker thread: lists depth first from the top, as the one-at-a-time walk would. */
+        /** The walker thread: lists depth first from the top. */
         private void produce() {
+            WALKER_THREAD_OF.set(this);
             Deque<Object[]> stack = new ArrayDeque<>();
             stack.push(new Object[] {top.path(), rootAndTrunk});
             try {
@@ -513,6 +505,8 @@ final class Scan {
                 } catch (InterruptedException ignored) {
                     // The scan thread stopped already.
                 }
+            } finally {
+                WALKER_THREAD_OF.remove();
             }
         }
 
@@ -598,51 +592,6 @@ final class Scan {
     }
 
     /**
-     * Lists one pending directory, returning its entries to apply, or null if it could not be listed (then already
-     * reported to the sink as vanished or unreadable).
-     */
-    private List<WalkedEntry> list(FileSink sink, Pending pending, Directory top) {
-        Directory dir = pending.dir();
-        DirectoryListing listing;
-        try {
-            listing = walker.list(dir.path());
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            if (dir == top) {
-                throw new ScanFailedException("scan root vanished while scanning: " + dir.path()
-                        + "; nothing was deleted", e);
-            }
-            sink.vanished(dir, replacement(dir.path()));
-            return null;
-        } catch (IOException e) {
-            if (dir == top) {
-                throw new ScanFailedException("scan root cannot be listed: " + dir.path() + " (" + e
-                        + "); nothing was deleted", e);
-            }
-            report(new ScanError(dir.path(), e instanceof AccessDeniedException
-                    ? ScanError.Reason.ACCESS_DENIED : ScanError.Reason.IO_ERROR,
-                    "cannot list directory (" + e + "); its rows were kept as they were"));
-            sink.unreadable(dir);
-            return null;
-        }
-        if (!options.followSymlinks()) {
-            FileStat now = statOrNull(dir.path());
-            if (now != null && !now.isDirectory()) {
-                // Replaced after its parent was listed, maybe by a link to a directory, which listing would have
-                // followed: what was listed is not this directory's content, so record what is there now.
-                if (dir == top) {
-                    throw new ScanFailedException("scan root was replaced by a " + now.kind()
-                            + " while scanning: " + dir.path() + "; nothing was deleted", null);
-                }
-                sink.vanished(dir, now);
-                return null;
-            }
-        }
-        listing.problems().forEach(this::report);
-        return options.followSymlinks()
-                ? followLinks(dir.path(), listing.entries(), pending.ancestors(), this::report) : listing.entries();
-    }
-
-    /**
      * Replaces each link with what it points to, unless that would loop back to an ancestor. A dangling link is
      * recorded as the link; one that cannot be followed for another reason is reported and its row kept as it was.
      */
@@ -699,15 +648,6 @@ final class Scan {
         String reason = String.valueOf(e.getReason());
         return reason.contains("unable to access attributes of symbolic link")
                 || reason.contains("Too many levels of symbolic links");
-    }
-
-    private static Object keyOf(List<WalkedEntry> entries, String name) {
-        for (WalkedEntry e : entries) {
-            if (e.name().equals(name) && e.isReadable()) {
-                return e.stat().fileKey();
-            }
-        }
-        return null;
     }
 
     private FileStat statOrNull(Path path) {

@@ -327,6 +327,29 @@ final class SqlFileSink implements FileSink {
                 .map(GroupResult::applied).toList();
     }
 
+    /** Applies the listings in one transaction, as {@link #applyGroup} does. */
+    @Override
+    public List<Applied> applyListings(List<Path> paths, List<Directory> dirs, List<List<WalkedEntry>> listings) {
+        return applyGroup(paths, dirs, listings).stream().map(GroupResult::applied).toList();
+    }
+
+    /** Applies each part in a transaction of its own, as {@link #applyPart} does. */
+    @Override
+    public ListingInParts applyInParts(Directory dir) {
+        PartTally tally = new PartTally();
+        return new ListingInParts() {
+            @Override
+            public Applied applyPart(List<WalkedEntry> part, boolean last) {
+                return SqlFileSink.this.applyPart(dir, part, tally, last);
+            }
+
+            @Override
+            public Applied applied() {
+                return tally.applied();
+            }
+        };
+    }
+
     /** One listing of a group and what applying it did; both null if it was not claimed, so not applied. */
     record GroupResult(Directory dir, Applied applied) {
     }

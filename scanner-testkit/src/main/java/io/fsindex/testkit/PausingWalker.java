@@ -3,6 +3,7 @@ package io.fsindex.testkit;
 import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.Walker;
+import io.fsindex.core.ListingPause;
 import io.fsindex.core.NioWalker;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -20,10 +21,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * an exact point, so a test can change the disk or run other scans while that scan is frozen there. This is how the
  * conformance suite builds deterministic races without sleeps.
  *
- * <p>A scan lists each directory it owns with {@link #list}. Arm a pause for a directory <em>before</em> the scan
- * lists it ({@link #pauseBeforeListing}) or <em>after</em> it has read the listing but before the listing is applied
- * to the index ({@link #pauseAfterListing}) — the latter is the classic race of a scan swapped out right after
- * {@code readdir(2)}. Typical use:
+ * <p>A scan lists each directory with {@link #list} on a walker thread of its own, ahead of applying the listings on
+ * its scan thread. Arm a pause for a directory <em>before</em> the scan lists it ({@link #pauseBeforeListing}) or
+ * <em>after</em> it has read the listing but before the listing is applied to the index ({@link #pauseAfterListing})
+ * — the latter is the classic race of a scan swapped out right after {@code readdir(2)}. A pause stops the walker
+ * thread once the scan thread has applied every listing read before ({@link ListingPause}), so when
+ * {@link Pause#awaitPaused()} returns the scan has claimed the directory (unless a newer scan owns it) and applied
+ * everything listed before it, and does nothing more until released. The listing a pause after listing holds may
+ * still have been read before its directory was claimed, as a scan's walker thread reads ahead. Typical use:
  * <pre>{@code
  * PausingWalker walker = new PausingWalker();
  * PausingWalker.Pause paused = walker.pauseAfterListing(root.resolve("d"));
@@ -62,7 +67,7 @@ public final class PausingWalker extends ForwardingWalker {
 
     /** Arms a one-shot pause: the first scan about to list {@code directory} stops before reading it. */
     public Pause pauseBeforeListing(Path directory) {
-        return arm(directory, false);
+        return arm(directory, false, true);
     }
 
     /**
@@ -70,7 +75,24 @@ public final class PausingWalker extends ForwardingWalker {
      * and before handing it to the index.
      */
     public Pause pauseAfterListing(Path directory) {
-        return arm(directory, true);
+        return arm(directory, true, true);
+    }
+
+    /**
+     * Arms a one-shot pause like {@link #pauseBeforeListing} that stops only the scan's walker thread, without waiting
+     * for its scan thread: that goes on applying what was read before, until a test stops it elsewhere (in a
+     * listener). With {@link #pauseWalkerThreadAfterListing} it stages a listing read ahead of its directory's claim.
+     */
+    public Pause pauseWalkerThreadBeforeListing(Path directory) {
+        return arm(directory, false, false);
+    }
+
+    /**
+     * Arms a one-shot pause like {@link #pauseAfterListing} that stops only the scan's walker thread, holding the
+     * listing, without waiting for its scan thread (see {@link #pauseWalkerThreadBeforeListing}).
+     */
+    public Pause pauseWalkerThreadAfterListing(Path directory) {
+        return arm(directory, true, false);
     }
 
     /**
@@ -78,7 +100,7 @@ public final class PausingWalker extends ForwardingWalker {
      * has written anything (a scan reads its trunk and root before it touches the index).
      */
     public Pause pauseBeforeFirstStat() {
-        Pause pause = new Pause(null, false);
+        Pause pause = new Pause(null, false, true);
         pauses.add(pause);
         return pause;
     }
@@ -109,8 +131,8 @@ public final class PausingWalker extends ForwardingWalker {
         return listing;
     }
 
-    private Pause arm(Path directory, boolean afterListing) {
-        Pause pause = new Pause(key(directory), afterListing);
+    private Pause arm(Path directory, boolean afterListing, boolean scanCatchesUp) {
+        Pause pause = new Pause(key(directory), afterListing, scanCatchesUp);
         pauses.add(pause);
         return pause;
     }
@@ -128,17 +150,19 @@ public final class PausingWalker extends ForwardingWalker {
         return path.toAbsolutePath().normalize();
     }
 
-    /** One armed pause point; obtained from {@link #pauseBeforeListing} or {@link #pauseAfterListing}. */
+    /** One armed pause point; obtained from {@link #pauseBeforeListing}, {@link #pauseAfterListing} and the like. */
     public static final class Pause {
         private final Path directory;
         private final boolean afterListing;
+        private final boolean scanCatchesUp;
         private final AtomicBoolean taken = new AtomicBoolean();
         private final CountDownLatch reached = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
 
-        private Pause(Path directory, boolean afterListing) {
+        private Pause(Path directory, boolean afterListing, boolean scanCatchesUp) {
             this.directory = directory;
             this.afterListing = afterListing;
+            this.scanCatchesUp = scanCatchesUp;
         }
 
         /**
@@ -173,6 +197,11 @@ public final class PausingWalker extends ForwardingWalker {
         }
 
         private void block() throws InterruptedIOException {
+            // The scan applies what its walker thread read before this point while that thread is here: let it, so
+            // the index is as the scan left it after the listings before this one until the pause is released.
+            if (scanCatchesUp) {
+                ListingPause.awaitEarlierListingsApplied();
+            }
             reached.countDown();
             try {
                 released.await();

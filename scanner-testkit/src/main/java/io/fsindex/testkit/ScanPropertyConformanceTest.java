@@ -11,6 +11,7 @@ import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanSession;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.ListingPause;
 import io.fsindex.core.NioWalker;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -47,7 +48,9 @@ import net.jqwik.api.statistics.Statistics;
  * random order, and single steps of running scans. Every scan runs on a {@link SteppingWalker} that stops it when it
  * starts, before it lists a directory and after it has read the listing (so it can hold a stale listing across
  * changes and newer scans); the schedule decides which stopped scan takes its next step, and only one scan moves at a
- * time, so a try is fully determined by its generated values. jqwik reports the seed and the shrunk schedule of a
+ * time, so a try is fully determined by its generated values. The scans walk as every scan does, reading listings on
+ * a walker thread ahead of applying them; a stop comes once the scan has applied what it read before
+ * ({@link ListingPause}), so a listing may be read before its directory is claimed and applied steps later. jqwik reports the seed and the shrunk schedule of a
  * failing try; {@code @Property(seed = "...")} replays it.
  *
  * <p>After every step (all scans stopped or finished) the file table must hold no row under a non-directory, no
@@ -251,6 +254,9 @@ public abstract class ScanPropertyConformanceTest {
             if (freeRunning) {
                 return;
             }
+            // Let the scan thread apply what the walker thread read before it stops here, so that only one scan
+            // moves at a time and each stop is a state the schedule can change the disk and start scans in.
+            ListingPause.awaitEarlierListingsApplied();
             try {
                 events.put(new Event(scan, where));
                 steps.acquire();

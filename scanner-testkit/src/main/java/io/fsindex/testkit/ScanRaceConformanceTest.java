@@ -335,6 +335,50 @@ public abstract class ScanRaceConformanceTest extends IndexTest {
         assertThat(invariants.staleRows()).isEmpty();
     }
 
+    // Protocol: a scan reads listings ahead of claiming their directories; such a listing applies only if its scan then
+    // claims the directory, which it cannot once a newer scan has listed it (the claim needs listed_by <= scan).
+    @Test
+    void listingReadBeforeItsDirectoryWasClaimedAppliesNothingOnceANewerScanListedIt() throws Exception {
+        Path root = tree("a/", "a/x.txt", "p/", "p/d/", "p/d/f.txt", "p/d/g.txt", "p/d/h.txt");
+        Path f = root.resolve("p/d/f.txt");
+        Path g = root.resolve("p/d/g.txt");
+        String fContent = Files.readString(f);
+        String gContent = Files.readString(g);
+        FileTime fTime = Files.getLastModifiedTime(f);
+        FileTime gTime = Files.getLastModifiedTime(g);
+        FsIndex index = openIndex();
+        index.scan(root);
+        write(f, 82);                              // the older scan will read d with f.txt changed
+        Files.delete(g);                           // and g.txt gone
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeP = walker.pauseWalkerThreadBeforeListing(root.resolve("p"));
+        PausingWalker.Pause afterD = walker.pauseWalkerThreadAfterListing(root.resolve("p/d"));
+        CountDownLatch appliedA = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+
+        ScanSession older = index.startScan(root, with(walker)
+                .withListener(holdAfterApplying(root.resolve("a"), appliedA, go)));
+        beforeP.awaitPaused();                     // its walker thread has read the root and a, not p
+        assertThat(appliedA.await(30, TimeUnit.SECONDS)).isTrue();
+        // Its scan thread has applied the root (claiming p) and a, and waits in the listener before taking p's listing.
+        beforeP.release();
+        afterD.awaitPaused();                      // read p, then d, before applying p's listing, which claims d
+        Files.writeString(f, fContent);            // both back exactly as the index records them
+        Files.setLastModifiedTime(f, fTime);
+        Files.writeString(g, gContent);
+        Files.setLastModifiedTime(g, gTime);
+        index.scan(root.resolve("p/d"));           // a newer scan claims and lists d, finds f.txt, g.txt unchanged
+        go.countDown();
+        afterD.release();
+        older.await();
+
+        // Had the older scan taken d's listing without winning d's claim, f.txt would say 82 bytes and g.txt be swept.
+        assertThat(index.lookup(f).orElseThrow().size()).isEqualTo(fContent.length());
+        assertThat(index.lookup(g)).isPresent();
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
     // Protocol: an older scan writes its trunk and root only where no newer scan has listed their parent: the newer
     // scan saw the entry there, and what it saw stands even where it found the row unchanged and wrote nothing.
     @Test
@@ -720,6 +764,27 @@ public abstract class ScanRaceConformanceTest extends IndexTest {
 
     private static void write(Path file, int size) throws IOException {
         Files.writeString(file, "x".repeat(size));
+    }
+
+    /** A listener that stops its scan once it has applied {@code directory}'s listing, until {@code go}. */
+    private ScanListener holdAfterApplying(Path directory, CountDownLatch applied, CountDownLatch go) {
+        gates.add(go);
+        return new ScanListener() {
+            @Override
+            public void progress(io.fsindex.api.ScanProgress progress) {
+                if (!directory.equals(progress.current())) {
+                    return;
+                }
+                applied.countDown();
+                try {
+                    if (!go.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the test never let the scan go on");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     /**
