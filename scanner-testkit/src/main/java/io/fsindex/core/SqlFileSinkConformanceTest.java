@@ -285,8 +285,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
             long older = index.insertScanRow(olderC, root.toString());
             SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
-            newer.applyGroup(List.of(root), Arrays.asList(new FileSink.Directory(rootId, 0,
-                    root.getFileName().toString(), root)), List.of(new NioWalker().list(root).entries()));
+            applyListing(newer, rootId, 0, root);
 
             CountDownLatch writing = new CountDownLatch(1);
             CountDownLatch commit = new CountDownLatch(1);
@@ -352,12 +351,10 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
             Trees.delete(a.resolve("x"));
             SqlFileSink older = sink(index, olderC, index.insertScanRow(olderC, a.toString()));
-            older.applyGroup(List.of(a), List.of(new FileSink.Directory(aId, rootId, "a", a)),
-                    List.of(new NioWalker().list(a).entries()));
+            applyListing(older, aId, rootId, a);
             Trees.delete(a);
             SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
-            newer.applyGroup(List.of(root), List.of(new FileSink.Directory(rootId, 0,
-                    root.getFileName().toString(), root)), List.of(new NioWalker().list(root).entries()));
+            applyListing(newer, rootId, 0, root);
 
             finishOneWhileTheOtherWaits(older, newer);
         }
@@ -387,12 +384,10 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
             Files.delete(d.resolve("f.txt"));
             SqlFileSink older = sink(index, olderC, index.insertScanRow(olderC, root.toString()));
-            older.applyGroup(List.of(d), List.of(new FileSink.Directory(dId, rootId, "d", d)),
-                    List.of(new NioWalker().list(d).entries()));
+            applyListing(older, dId, rootId, d);
             Trees.delete(d);
             SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
-            newer.applyGroup(List.of(root), List.of(new FileSink.Directory(rootId, 0,
-                    root.getFileName().toString(), root)), List.of(new NioWalker().list(root).entries()));
+            applyListing(newer, rootId, 0, root);
 
             finishOneWhileTheOtherWaits(newer, older);
         }
@@ -425,8 +420,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         try (Connection olderC = index.db.connect(); Connection newerC = index.db.connect()) {
             Files.move(f, away.resolve("f.txt"));
             SqlFileSink older = sink(index, olderC, index.insertScanRow(olderC, root.toString()));
-            older.applyGroup(List.of(d), List.of(new FileSink.Directory(dId, rootId, "d", d)),
-                    List.of(new NioWalker().list(d).entries()));
+            applyListing(older, dId, rootId, d);
             Files.move(away.resolve("f.txt"), f);
             SqlFileSink newer = sink(index, newerC, index.insertScanRow(newerC, root.toString()));
             List<WalkedEntry> listingOfD = new NioWalker().list(d).entries();
@@ -575,6 +569,12 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
             head.commit();
         }
         finish.run();
+    }
+
+    /** Applies the listing of {@code dir} (row {@code id}, below row {@code parent}) as read now, in one group. */
+    private static void applyListing(SqlFileSink sink, long id, long parent, Path dir) throws Exception {
+        sink.applyGroup(List.of(dir), List.of(new FileSink.Directory(id, parent, dir.getFileName().toString(), dir)),
+                List.of(new NioWalker().list(dir).entries()));
     }
 
     private List<String> deletedSince(FsIndex index, long cursor, Path root) {
