@@ -395,25 +395,41 @@ final class Scan {
             }
         }
 
-        /** Takes the next listing, waiting for the walker thread if it has none ready. */
+        /**
+         * Takes the next listing, waiting for the walker thread if it has none ready. Idle is cleared in the same
+         * critical section that takes the listing: a pausing walker ({@link #awaitScanThreadIdle}) must never see the
+         * queue empty and the scan thread idle while the scan thread holds a listing it has not applied yet.
+         */
         private Listed take() {
             Listed ready = queue.poll();
             if (ready != null) {
                 return ready;
             }
             synchronized (this) {
-                scanThreadIdle = true;
-                notifyAll();
-            }
-            try {
-                return queue.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
-            } finally {
-                synchronized (this) {
+                try {
+                    while (true) {
+                        Listed l = queue.poll();
+                        if (l != null) {
+                            scanThreadIdle = false;
+                            return l;
+                        }
+                        scanThreadIdle = true;
+                        notifyAll();
+                        wait();
+                    }
+                } catch (InterruptedException e) {
                     scanThreadIdle = false;
+                    Thread.currentThread().interrupt();
+                    throw new CancellationException("scan " + scanId + " was cancelled; nothing was deleted");
                 }
+            }
+        }
+
+        /** Queues {@code l} and wakes the scan thread if it waits for it ({@link #take}). */
+        private void putAndNotify(Listed l) throws InterruptedException {
+            queue.put(l);
+            synchronized (this) {
+                notifyAll();
             }
         }
 
@@ -501,7 +517,7 @@ final class Scan {
             } catch (RuntimeException | Error e) {
                 RuntimeException crash = e instanceof RuntimeException r ? r : new IllegalStateException(e);
                 try {
-                    queue.put(new Listed(null, null, null, null, false, null, crash, true, true));
+                    putAndNotify(new Listed(null, null, null, null, false, null, crash, true, true));
                 } catch (InterruptedException ignored) {
                     // The scan thread stopped already.
                 }
@@ -568,7 +584,7 @@ final class Scan {
         /** Queues {@code l} once the queue has room for its entries. */
         private void enqueue(Listed l) throws InterruptedException {
             room.acquire(weight(l));
-            queue.put(l);
+            putAndNotify(l);
         }
 
         private int weight(Listed l) {
