@@ -186,15 +186,25 @@ final class ScanLifecycle {
         try {
             db.write(scanConnection, write);
         } catch (SQLException | RuntimeException first) {
-            try (Connection fresh = db.connectLive()) {
-                db.write(fresh, write);
-            } catch (SQLException | RuntimeException second) {
-                second.addSuppressed(first);
-                throw second instanceof SQLException s ? s
-                        : new SQLException(String.valueOf(second.getMessage()), second);
+            // Whatever cut the scan's connection (a server killing its sessions, say) may cut the next one too.
+            for (int attempt = 1; ; attempt++) {
+                try (Connection fresh = db.connectLive()) {
+                    db.write(fresh, write);
+                    return;
+                } catch (SQLException | RuntimeException again) {
+                    boolean lost = again instanceof SQLException s && db.dialect.isConnectionLost(s);
+                    if (!lost || attempt == FRESH_CONNECTION_TRIES) {
+                        again.addSuppressed(first);
+                        throw again instanceof SQLException s ? s
+                                : new SQLException(String.valueOf(again.getMessage()), again);
+                    }
+                }
             }
         }
     }
+
+    /** How many fresh connections {@link #finish} tries when each loses its server in turn. */
+    private static final int FRESH_CONNECTION_TRIES = 3;
 
     /**
      * Reads up to {@code limit} of the newest scans. A {@code RUNNING} scan whose heartbeat is older than the lease,
