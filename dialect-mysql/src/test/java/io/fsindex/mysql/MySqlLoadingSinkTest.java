@@ -1,6 +1,6 @@
 package io.fsindex.mysql;
 
-import io.fsindex.core.SqlFileSinkConformanceTest;
+import io.fsindex.core.write.SqlFileSinkConformanceTest;
 import io.fsindex.testkit.TestDatabase;
 
 /**

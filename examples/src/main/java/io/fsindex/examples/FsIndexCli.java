@@ -18,7 +18,7 @@ import io.fsindex.api.ScanRecord;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.FsIndexConfigurationException;
 import io.fsindex.api.ScanSession;
-import io.fsindex.core.Durations;
+import io.fsindex.core.internal.Durations;
 import io.fsindex.core.FsIndex;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.fsindex.examples;
 
-import io.fsindex.core.FileNameEncoding;
+import io.fsindex.core.scan.FileNameEncoding;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

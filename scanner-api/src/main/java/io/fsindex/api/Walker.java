@@ -11,7 +11,7 @@ import java.util.List;
  * at an exact point (wrap the default one and block inside {@link #list}). Implementations must be safe to call from
  * several scans at once. A scan lists directories on a walker thread of its own, ahead of applying the listings on
  * the thread that runs the scan, so blocking inside {@link #list} stops the reading only: a walker that pauses a scan
- * first calls {@code io.fsindex.core.ListingPause.awaitEarlierListingsApplied()}, so that the scan has applied what
+ * first calls {@code io.fsindex.core.scan.ListingPause.awaitEarlierListingsApplied()}, so that the scan has applied what
  * it read before.
  */
 public interface Walker {

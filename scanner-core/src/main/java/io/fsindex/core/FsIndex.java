@@ -1,5 +1,27 @@
 package io.fsindex.core;
 
+import io.fsindex.core.content.ContentStore;
+import io.fsindex.core.content.GarbageCollector;
+import io.fsindex.core.feed.FeedReader;
+import io.fsindex.core.internal.Settings;
+import io.fsindex.core.internal.Sql;
+import io.fsindex.core.scan.NioWalker;
+import io.fsindex.core.scan.RealPaths;
+import io.fsindex.core.scan.Scan;
+import io.fsindex.core.schema.SchemaManager;
+import io.fsindex.core.schema.TablePrefixLimit;
+import io.fsindex.core.write.Row;
+import io.fsindex.core.write.SqlFileSink;
+import io.fsindex.core.content.ContentStatements;
+import io.fsindex.core.feed.FeedSettings;
+import io.fsindex.core.internal.Database;
+import io.fsindex.core.internal.Durations;
+import io.fsindex.core.internal.IndexInternals;
+import io.fsindex.core.internal.Statements;
+import io.fsindex.core.query.Queries;
+import io.fsindex.core.scan.DefaultScanSession;
+import io.fsindex.core.scan.FileNameEncoding;
+import io.fsindex.core.scan.ScanLifecycle;
 import io.fsindex.api.Change;
 import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.DirectorySize;
@@ -60,6 +82,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class FsIndex implements IndexReader {
     private static final Logger LOG = LoggerFactory.getLogger(FsIndex.class);
+
+    static {
+        IndexInternals.install(index -> index.new Internals());
+    }
 
     final Database db;
     final Statements statements;
@@ -596,6 +622,24 @@ public final class FsIndex implements IndexReader {
 
     long insertScanRow(Connection c, String root) throws SQLException {
         return lifecycle.start(c, root);
+    }
+
+    /** This index's plumbing, as {@link IndexInternals} hands it out. */
+    private final class Internals implements IndexInternals.Parts {
+        @Override
+        public Database db() {
+            return db;
+        }
+
+        @Override
+        public Statements statements() {
+            return statements;
+        }
+
+        @Override
+        public long insertScanRow(Connection c, String root) throws SQLException {
+            return FsIndex.this.insertScanRow(c, root);
+        }
     }
 
     private void ensureOpen() {

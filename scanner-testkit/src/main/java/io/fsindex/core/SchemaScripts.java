@@ -1,5 +1,7 @@
 package io.fsindex.core;
 
+import io.fsindex.core.schema.SchemaManager;
+import io.fsindex.core.schema.TablePrefixLimit;
 import io.fsindex.core.spi.Dialect;
 import java.sql.Connection;
 import java.sql.DriverManager;

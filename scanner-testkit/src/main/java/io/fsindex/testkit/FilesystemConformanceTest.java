@@ -14,7 +14,7 @@ import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
-import io.fsindex.core.NioWalker;
+import io.fsindex.core.scan.NioWalker;
 import java.io.IOException;
 import java.io.Writer;
 import java.net.StandardProtocolFamily;

@@ -3,7 +3,7 @@ package io.fsindex.testkit;
 import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.Walker;
-import io.fsindex.core.NioWalker;
+import io.fsindex.core.scan.NioWalker;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;

@@ -1,0 +1,41 @@
+package io.fsindex.core.internal;
+
+import io.fsindex.core.FsIndex;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Reaches an open {@link FsIndex}'s database plumbing from the other packages of scanner-core and from the test kit's
+ * conformance tests, which drive the write protocol directly; {@code FsIndex} installs the accessor when it loads, so
+ * none of this shows on its public API.
+ */
+public final class IndexInternals {
+    /** What one open index hands to its internals. */
+    public interface Parts {
+        /** The index's database. */
+        Database db();
+
+        /** The statements rendered for its dialect and tables. */
+        Statements statements();
+
+        /** Records a new running scan of {@code root} on {@code c} and returns its id. */
+        long insertScanRow(Connection c, String root) throws SQLException;
+    }
+
+    private static volatile Function<FsIndex, Parts> access;
+
+    private IndexInternals() {
+    }
+
+    /** Called once by {@link FsIndex} as it loads. */
+    public static void install(Function<FsIndex, Parts> accessor) {
+        access = Objects.requireNonNull(accessor, "accessor");
+    }
+
+    /** The internals of {@code index}. */
+    public static Parts of(FsIndex index) {
+        return access.apply(index);
+    }
+}

@@ -1,0 +1,372 @@
+package io.fsindex.core.query;
+
+import io.fsindex.core.scan.NameFilter;
+import io.fsindex.core.write.Row;
+import io.fsindex.core.internal.Sql;
+import io.fsindex.core.internal.Statements;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.table;
+
+import io.fsindex.api.DirectorySize;
+import io.fsindex.api.DuplicateGroup;
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileKind;
+import io.fsindex.api.FileQuery;
+import io.fsindex.api.FindPage;
+import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.FsTables;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.SelectJoinStep;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The read-only questions an index answers beyond a lookup by path: entries by id, pages of children, find, subtree
+ * sizes and duplicates. Every statement reads rows through alias {@code r}, so one select list serves them all.
+ */
+public final class Queries {
+    /** How many candidate rows one find statement reads while names are matched in Java. */
+    private static final int FIND_BATCH = 512;
+
+    private final FsTables t;
+    private final DSLContext ctx;
+    private final Statements statements;
+    private final Sql byId;
+    private final Sql childrenPage;
+    private final Sql subtreeSize;
+    private final Sql subdirectorySizes;
+
+    public Queries(Dialect dialect, FsTables t, Statements statements) {
+        this.t = t;
+        this.ctx = Statements.context(dialect);
+        this.statements = statements;
+        byId = Sql.render(ctx, selectEntries().where(r(t.id).eq(param("id", Long.class))).and(live()));
+        childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
+                .and(r(t.name).gt(param("after", String.class))).and(live())
+                .orderBy(r(t.name)).limit(param("limit", Integer.class)));
+        subtreeSize = Sql.render(ctx, sizes(t.id.eq(param("dir", Long.class)).and(t.kind.eq(inline("DIRECTORY"))))
+                .limit(inline(1)));
+        subdirectorySizes = Sql.render(ctx, sizes(t.parent.eq(param("dir", Long.class))
+                .and(t.kind.eq(inline("DIRECTORY")))).limit(param("limit", Integer.class)));
+    }
+
+    public Optional<FileEntry> byId(Connection c, long id) throws SQLException {
+        try (Sql.Bound q = byId.prepare(c)) {
+            q.set("id", id);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                PathCache paths = new PathCache(c);
+                return Optional.of(entry(rs, paths));
+            }
+        }
+    }
+
+    /** The entry of row {@code id} at {@code path}, with its content values; empty if it has left the index. */
+    public Optional<FileEntry> byId(Connection c, long id, Path path) throws SQLException {
+        try (Sql.Bound q = byId.prepare(c)) {
+            q.set("id", id);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                return rs.next() ? Optional.of(entryAt(rs, path)) : Optional.empty();
+            }
+        }
+    }
+
+    public List<FileEntry> children(Connection c, long dir, Path dirPath, String afterName, int limit) throws SQLException {
+        List<FileEntry> out = new ArrayList<>();
+        try (Sql.Bound q = childrenPage.prepare(c)) {
+            // Names are never empty (a check constraint says so), so "" is before every name.
+            q.set("dir", dir).set("after", afterName == null ? "" : afterName).set("limit", limit);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    out.add(entryAt(rs, dirPath.resolve(rs.getString(3))));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A page of {@code query}'s matches; {@code under} is the id of its directory, or 0 for the whole index. */
+    public FindPage find(Connection c, FileQuery query, long under) throws SQLException {
+        NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
+        Sql sql = Sql.render(ctx, findStatement(query, names, under != 0));
+        PathCache paths = new PathCache(c);
+        List<FileEntry> out = new ArrayList<>();
+        long cursor = query.after();
+        try (Sql.Bound q = sql.prepare(c)) {
+            while (true) {
+                bindFind(q, query, names, under, cursor);
+                int read = 0;
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    while (rs.next()) {
+                        read++;
+                        cursor = rs.getLong(1);
+                        if (names.matches(rs.getString(3))) {
+                            out.add(entry(rs, paths));
+                            if (out.size() == query.limit()) {
+                                return new FindPage(out, cursor, true);
+                            }
+                        }
+                    }
+                }
+                if (read < FIND_BATCH) {
+                    return new FindPage(out, cursor, false);
+                }
+            }
+        }
+    }
+
+    private org.jooq.Select<?> findStatement(FileQuery query, NameFilter names, boolean under) {
+        Condition where = live().and(r(t.id).gt(param("after", Long.class)));
+        for (int i = 0; i < names.sqlLikes().size(); i++) {
+            where = where.and(DSL.lower(r(t.name).cast(SQLDataType.VARCHAR)).like(param("like" + i, String.class)));
+        }
+        if (query.kind() != null) {
+            where = where.and(r(t.kind).eq(param("kind", String.class)));
+        }
+        if (query.minSize() != null) {
+            where = where.and(r(t.size).ge(param("minSize", Long.class)));
+        }
+        if (query.maxSize() != null) {
+            where = where.and(r(t.size).le(param("maxSize", Long.class)));
+        }
+        if (query.modifiedAfter() != null) {
+            where = where.and(r(t.mtime).gt(param("mtimeAfter", Long.class)));
+        }
+        if (query.modifiedBefore() != null) {
+            where = where.and(r(t.mtime).lt(param("mtimeBefore", Long.class)));
+        }
+        if (query.contentHash() != null) {
+            where = where.and(r(t.contentHash).eq(param("hash", String.class)));
+        }
+        return from(under).where(where).orderBy(r(t.id)).limit(inline(FIND_BATCH));
+    }
+
+    private void bindFind(Sql.Bound q, FileQuery query, NameFilter names, long under, long after)
+            throws SQLException {
+        q.set("after", after);
+        for (int i = 0; i < names.sqlLikes().size(); i++) {
+            q.set("like" + i, names.sqlLikes().get(i));
+        }
+        if (under != 0) {
+            q.set("top", under);
+        }
+        if (query.kind() != null) {
+            q.set("kind", query.kind().name());
+        }
+        if (query.minSize() != null) {
+            q.set("minSize", query.minSize());
+        }
+        if (query.maxSize() != null) {
+            q.set("maxSize", query.maxSize());
+        }
+        if (query.modifiedAfter() != null) {
+            q.set("mtimeAfter", nanos(query.modifiedAfter()));
+        }
+        if (query.modifiedBefore() != null) {
+            q.set("mtimeBefore", nanos(query.modifiedBefore()));
+        }
+        if (query.contentHash() != null) {
+            q.set("hash", query.contentHash());
+        }
+    }
+
+    /** Saturates: an instant beyond the nanosecond range is beyond every recorded time. */
+    private static long nanos(java.time.Instant at) {
+        try {
+            return Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
+        } catch (ArithmeticException e) {
+            return at.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    public Optional<DirectorySize> directorySize(Connection c, long dir, Path path) throws SQLException {
+        try (Sql.Bound q = subtreeSize.prepare(c)) {
+            q.set("dir", dir);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                return rs.next() ? Optional.of(new DirectorySize(dir, path, rs.getLong(2), rs.getLong(3),
+                        rs.getLong(4))) : Optional.empty();
+            }
+        }
+    }
+
+    public List<DirectorySize> largestSubdirectories(Connection c, long dir, int limit) throws SQLException {
+        List<long[]> found = new ArrayList<>();
+        try (Sql.Bound q = subdirectorySizes.prepare(c)) {
+            q.set("dir", dir).set("limit", limit);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    found.add(new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)});
+                }
+            }
+        }
+        PathCache paths = new PathCache(c);
+        List<DirectorySize> out = new ArrayList<>();
+        for (long[] f : found) {
+            out.add(new DirectorySize(f[0], paths.of(f[0]), f[1], f[2], f[3]));
+        }
+        return out;
+    }
+
+    public List<DuplicateGroup> duplicates(Connection c, long under, int limit) throws SQLException {
+        Condition hashedFiles = live().and(r(t.kind).eq(inline("FILE"))).and(r(t.contentHash).isNotNull());
+        Field<Integer> copies = DSL.count();
+        Sql groups = Sql.render(ctx, fromSelecting(under != 0, r(t.size), r(t.contentHash), copies)
+                .where(hashedFiles).groupBy(r(t.size), r(t.contentHash)).having(copies.gt(inline(1)))
+                .orderBy(copies.minus(inline(1)).cast(SQLDataType.BIGINT).times(r(t.size)).desc(), r(t.contentHash),
+                        r(t.size))
+                .limit(param("limit", Integer.class)));
+        Sql members = Sql.render(ctx, from(under != 0).where(hashedFiles)
+                .and(r(t.contentHash).eq(param("hash", String.class))).and(r(t.size).eq(param("size", Long.class)))
+                .orderBy(r(t.id)));
+        List<Object[]> found = new ArrayList<>();
+        try (Sql.Bound q = groups.prepare(c)) {
+            q.set("limit", limit);
+            if (under != 0) {
+                q.set("top", under);
+            }
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    found.add(new Object[] {rs.getLong(1), rs.getString(2)});
+                }
+            }
+        }
+        PathCache paths = new PathCache(c);
+        List<DuplicateGroup> out = new ArrayList<>();
+        try (Sql.Bound q = members.prepare(c)) {
+            for (Object[] g : found) {
+                q.set("hash", (String) g[1]).set("size", (Long) g[0]);
+                if (under != 0) {
+                    q.set("top", under);
+                }
+                List<FileEntry> files = new ArrayList<>();
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    while (rs.next()) {
+                        files.add(entry(rs, paths));
+                    }
+                }
+                // A scan may have changed a file between the two reads: a group needs two copies still.
+                if (files.size() > 1) {
+                    out.add(new DuplicateGroup((Long) g[0], (String) g[1], files));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Selects {@code top, bytes, files, directories} for each directory matching {@code anchor}, largest first. */
+    private org.jooq.SelectLimitStep<?> sizes(Condition anchor) {
+        Table<?> f = t.files.as("f");
+        Field<Long> subId = field(name("sub", "id"), Long.class);
+        Field<Long> subTop = field(name("sub", "top"), Long.class);
+        CommonTableExpression<?> sub = name("sub").fields("id", "top").as(
+                select(t.id, t.id).from(t.files).where(anchor).and(t.goneAt.isNull())
+                        .unionAll(select(field(name("f", "id"), Long.class), subTop)
+                                .from(f).join(table(name("sub")))
+                                .on(field(name("f", "parent"), Long.class).eq(subId))
+                                .where(field(name("f", "gone_at"), Long.class).isNull())));
+        Condition isFile = r(t.kind).eq(inline("FILE"));
+        Field<java.math.BigDecimal> bytes = DSL.sum(DSL.when(isFile, r(t.size)).otherwise(inline(0L)));
+        Field<java.math.BigDecimal> files = DSL.sum(DSL.when(isFile, inline(1L)).otherwise(inline(0L)));
+        Field<java.math.BigDecimal> dirs = DSL.sum(DSL.when(r(t.kind).eq(inline("DIRECTORY"))
+                .and(r(t.id).ne(subTop)), inline(1L)).otherwise(inline(0L)));
+        return ctx.withRecursive(sub).select(subTop, bytes, files, dirs).from(table(name("sub")))
+                .join(t.files.as("r")).on(r(t.id).eq(subId)).groupBy(subTop).orderBy(bytes.desc(), subTop);
+    }
+
+    /** The live entries' columns from the whole index, or from below directory {@code :top}. */
+    private SelectJoinStep<Record> from(boolean under) {
+        return fromSelecting(under, entryColumns());
+    }
+
+    private SelectJoinStep<Record> fromSelecting(boolean under, Field<?>... columns) {
+        if (!under) {
+            return ctx.select(columns).from(t.files.as("r"));
+        }
+        Field<Long> goneId = field(name("gone", "id"), Long.class);
+        return ctx.withRecursive(t.subtrees(t.id.eq(param("top", Long.class)))).select(columns)
+                .from(table(name("gone"))).join(t.files.as("r"))
+                .on(r(t.id).eq(goneId).and(field(name("gone", "depth"), Integer.class).gt(inline(0))));
+    }
+
+    private SelectJoinStep<Record> selectEntries() {
+        return ctx.select(entryColumns()).from(t.files.as("r"));
+    }
+
+    /** {@link Statements#FILE_COLUMNS}, then fingerprint and content hash. */
+    private Field<?>[] entryColumns() {
+        return new Field<?>[] {r(t.id), r(t.parent), r(t.name), r(t.kind), r(t.size), r(t.mtime), r(t.linkTarget),
+                r(t.scanId), r(t.listedBy), r(t.stale), r(t.fileKey), r(t.goneAt), r(t.fingerprint),
+                r(t.contentHash)};
+    }
+
+    private Condition live() {
+        return r(t.goneAt).isNull();
+    }
+
+    private static <T> Field<T> r(Field<T> column) {
+        return field(name("r", column.getName()), column.getType());
+    }
+
+    private FileEntry entry(ResultSet rs, PathCache paths) throws SQLException {
+        long parent = rs.getLong(2);
+        String name = rs.getString(3);
+        return entryAt(rs, parent == 0 ? Path.of(name) : paths.of(parent).resolve(name));
+    }
+
+    private static FileEntry entryAt(ResultSet rs, Path path) throws SQLException {
+        Row row = Row.read(rs);
+        return new FileEntry(row.id(), row.parent(), path, FileKind.valueOf(row.kind()), row.size(), row.mtime(),
+                row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), rs.getString(13), rs.getString(14));
+    }
+
+    /** The paths of directories by id, each read once per question through {@link Statements#ancestors}. */
+    private final class PathCache {
+        private final Connection c;
+        private final Map<Long, Path> known = new HashMap<>();
+
+        PathCache(Connection c) {
+            this.c = c;
+        }
+
+        Path of(long id) throws SQLException {
+            Path cached = known.get(id);
+            if (cached != null) {
+                return cached;
+            }
+            Path path = null;
+            try (Sql.Bound q = statements.ancestors.prepare(c)) {
+                q.set("id", id);
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    while (rs.next()) {
+                        path = path == null ? Path.of(rs.getString(2)) : path.resolve(rs.getString(2));
+                        known.put(rs.getLong(1), path);
+                    }
+                }
+            }
+            if (path == null) {
+                throw new SQLException("row " + id + " vanished while its path was read");
+            }
+            return path;
+        }
+    }
+}
