@@ -1,8 +1,6 @@
 package io.fsindex.core.internal;
 
 import io.fsindex.core.FsIndex;
-import io.fsindex.core.write.LoadRefused;
-import io.fsindex.core.write.RowsAboveFloor;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.core.spi.Dialect;
 import java.sql.Connection;

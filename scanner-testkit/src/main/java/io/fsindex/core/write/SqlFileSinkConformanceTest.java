@@ -94,7 +94,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
 
         try (Connection c = IndexInternals.of(index).db().connect()) {
             SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, a.toString()));
-            List<SqlFileSink.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
+            List<ListingWaves.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
                     Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
                     List.of(listingOfA, listingOfN));
             assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
@@ -139,7 +139,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         try (Connection c = IndexInternals.of(index).db().connect()) {
             SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, root.toString()));
             loads = sink.loaderUsable();
-            List<SqlFileSink.GroupResult> results = sink.applyGroup(
+            List<ListingWaves.GroupResult> results = sink.applyGroup(
                     Arrays.asList(root, root.resolve("old"), root.resolve("a"), a),
                     Arrays.asList(new FileSink.Directory(rootId, 0, root.getFileName().toString(), root),
                             new FileSink.Directory(oldId, rootId, "old", root.resolve("old")), null, null),
@@ -193,7 +193,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
             FileSink.Applied top = sink.begin(trunk, new WalkedEntry(root.getFileName().toString(),
                     walker.stat(root)), root);
             FileSink.Directory dir = top.subdirectories().get(0);
-            SqlFileSink.PartTally parts = new SqlFileSink.PartTally();
+            PartedListings.PartTally parts = new PartedListings.PartTally();
             long added = 0;
             for (int from = 0; from < listing.size(); from += 4) {
                 int to = Math.min(from + 4, listing.size());
@@ -240,7 +240,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         Path deleted = big.resolve(listing.get(7).name());
         try (Connection c = IndexInternals.of(index).db().connect()) {
             SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, root.toString()));
-            SqlFileSink.PartTally parts = new SqlFileSink.PartTally();
+            PartedListings.PartTally parts = new PartedListings.PartTally();
             assertThat(sink.applyPart(dir, listing.subList(0, 5), parts, false).unchanged()).isEqualTo(5);
 
             Files.delete(deleted);
@@ -670,7 +670,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
         List<WalkedEntry> listingOfD = new NioWalker().list(d).entries();
 
         ExecutorService executor = Executors.newSingleThreadExecutor();
-        List<SqlFileSink.GroupResult> results;
+        List<ListingWaves.GroupResult> results;
         long other;
         try (Connection c = IndexInternals.of(index).db().connect(); Connection otherC = IndexInternals.of(index).db().connect()) {
             SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, root.toString()));
@@ -680,7 +680,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
                 s.executeUpdate("INSERT INTO " + prefix() + "files (parent, name, kind, scan_id) VALUES (" + dId
                         + ", 'y.txt', 'FILE', " + other + ")");
             }
-            Future<List<SqlFileSink.GroupResult>> applying = executor.submit(() -> sink.applyGroup(List.of(d),
+            Future<List<ListingWaves.GroupResult>> applying = executor.submit(() -> sink.applyGroup(List.of(d),
                     List.of(new FileSink.Directory(dId, rootId, "d", d)), List.of(listingOfD)));
             String waits = lockWaitsQuery(prefix());
             if (waits != null) {

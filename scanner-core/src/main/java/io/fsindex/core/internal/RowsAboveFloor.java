@@ -1,4 +1,4 @@
-package io.fsindex.core.write;
+package io.fsindex.core.internal;
 
 import java.sql.SQLException;
 
@@ -11,7 +11,7 @@ import java.sql.SQLException;
 public final class RowsAboveFloor extends SQLException {
     private static final long serialVersionUID = 1L;
 
-    RowsAboveFloor(long id) {
+    public RowsAboveFloor(long id) {
         super("row " + id + " was inserted by another transaction after this one began; the transaction is retried");
     }
 }

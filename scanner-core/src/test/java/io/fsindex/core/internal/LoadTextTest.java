@@ -1,4 +1,4 @@
-package io.fsindex.core.write;
+package io.fsindex.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.fsindex.core.write;
+package io.fsindex.core.internal;
 
 import java.sql.SQLException;
 
@@ -13,12 +13,12 @@ public final class LoadRefused extends SQLException {
     private static final long serialVersionUID = 1L;
 
     /** The loaded rows were not numbered consecutively. */
-    LoadRefused() {
+    public LoadRefused() {
         super("the rows a bulk load appended were not numbered consecutively (another writer inserted meanwhile)");
     }
 
     /** The load failed with {@code cause}, which a retry with inserts may not meet. */
-    LoadRefused(SQLException cause) {
+    public LoadRefused(SQLException cause) {
         super("the bulk load failed, so the transaction is retried with inserts: " + cause.getMessage(),
                 cause.getSQLState(), cause.getErrorCode(), cause);
     }

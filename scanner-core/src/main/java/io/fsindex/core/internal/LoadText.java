@@ -1,4 +1,4 @@
-package io.fsindex.core.write;
+package io.fsindex.core.internal;
 
 import io.fsindex.core.spi.Dialect;
 import java.io.ByteArrayInputStream;
@@ -15,18 +15,18 @@ public final class LoadText {
     private final StringBuilder text = new StringBuilder(1 << 16);
     private boolean rowStarted;
 
-    LoadText value(long value) {
+    public LoadText value(long value) {
         separate().append(value);
         return this;
     }
 
     /** Appends a value that may be null. */
-    LoadText value(Long value) {
+    public LoadText value(Long value) {
         return value == null ? value((String) null) : value(value.longValue());
     }
 
     /** Appends a value that may be null, escaping the characters the format uses. */
-    LoadText value(String value) {
+    public LoadText value(String value) {
         separate();
         if (value == null) {
             text.append("\\N");
@@ -46,7 +46,7 @@ public final class LoadText {
     }
 
     /** Ends the row whose values were appended since the last one. */
-    void endRow() {
+    public void endRow() {
         text.append('\n');
         rowStarted = false;
     }
@@ -59,11 +59,11 @@ public final class LoadText {
         return text;
     }
 
-    InputStream stream() {
+    public InputStream stream() {
         return new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    void clear() {
+    public void clear() {
         text.setLength(0);
         rowStarted = false;
     }

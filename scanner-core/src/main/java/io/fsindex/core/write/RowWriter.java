@@ -1,0 +1,221 @@
+package io.fsindex.core.write;
+
+import io.fsindex.api.ChangeType;
+import io.fsindex.api.FileKind;
+import io.fsindex.api.FileSink.Applied;
+import io.fsindex.api.FileSink.Directory;
+import io.fsindex.api.FileStat;
+import io.fsindex.api.WalkedEntry;
+import io.fsindex.core.feed.ChangeLog;
+import io.fsindex.core.internal.ScanStatements;
+import io.fsindex.core.internal.Sql;
+import io.fsindex.core.internal.Statements;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Inserts the new rows of a wave of listings, by multi-row inserts or the engine's bulk loader.
+ */
+final class RowWriter {
+    private final WriteContext ctx;
+    private final Statements st;
+    private final long scan;
+    private final ChangeLog log;
+    private final io.fsindex.core.internal.Database db;
+    private final io.fsindex.core.internal.BulkLoads loads;
+    private final java.sql.Connection c;
+
+    RowWriter(WriteContext ctx) {
+        this.ctx = ctx;
+        this.st = ctx.st();
+        this.scan = ctx.scan();
+        this.log = ctx.log();
+        this.db = ctx.db();
+        this.loads = ctx.loads();
+        this.c = ctx.c();
+    }
+
+    /**
+     * Inserts every new name of the listings, a few hundred a statement, or by the engine's bulk loader below a
+     * directory this scan inserted ({@link #freshDirs}); a name a newer scan inserted meanwhile is left alone.
+     * Where the insert returns the new rows' ids, each row that went in is recorded as added from them; elsewhere
+     * the server records them from the rows, counted by {@link ChangeLog#inserted} or, for loaded rows, here.
+     */
+    void insertNew(List<Listing> owned) throws SQLException {
+        Listing[] rowOf = new Listing[Statements.INSERT_ROWS];
+        int[] entryOf = new int[Statements.INSERT_ROWS];
+        int n = 0;
+        boolean loading = loads.loaderUsable();
+        LongList toLoad = new LongList();      // listing << 32 | entry, in each listing's insert order
+        for (int w = 0; w < owned.size(); w++) {
+            Listing l = owned.get(w);
+            l.loaded = loading && l.fresh;
+            for (int i : l.insertOrder()) {
+                WalkedEntry e = l.entries.get(i);
+                if (!e.isReadable() || l.ids[i] != 0) {
+                    continue;
+                }
+                l.tryInserting(i);
+                ctx.countInserted();
+                if (l.loaded) {
+                    toLoad.add(((long) w << 32) | i);
+                    continue;
+                }
+                rowOf[n] = l;
+                entryOf[n++] = i;
+                if (n == rowOf.length) {
+                    insertRows(rowOf, entryOf, 0, n);
+                    n = 0;
+                }
+            }
+        }
+        for (int from = 0; from < n; ) {
+            int rows = Integer.highestOneBit(n - from);     // the rest as a few statements of 2^k rows
+            insertRows(rowOf, entryOf, from, rows);
+            from += rows;
+        }
+        if (toLoad.size() > 0) {
+            loadRows(owned, toLoad);
+        }
+    }
+
+    /**
+     * Loads the new rows {@code rows} names ({@code listing << 32 | entry}), so nothing reads them back: with ids taken
+     * for them first, or, where the engine numbers loaded rows itself, with the ids it tells afterwards. A directory's
+     * id is then known for its claim, and each row's change is recorded from what the scan holds (and loaded into the
+     * feed the same way).
+     */
+    void loadRows(List<Listing> owned, LongList rows) throws SQLException {
+        loads.usingLoader(loadText, () -> {
+            long[] ids = st.bulkLoader.newIds(c, rows.size());
+            for (int k = 0; k < rows.size(); k++) {
+                Listing l = owned.get((int) (rows.get(k) >>> 32));
+                WalkedEntry e = l.entries.get((int) rows.get(k));
+                FileStat stat = e.stat();
+                if (ids != null) {
+                    loadText.value(ids[k]);
+                }
+                loadText.value(l.dir.id()).value(e.name()).value(stat.kind().name())
+                        .value(stat.size()).value(stat.mtimeNanos()).value(stat.linkTarget()).value(WriteContext.keyOf(stat))
+                        .value(scan).value(stat.isDirectory() ? scan : 0).endRow();  // claimed, see claimSubdirectories
+            }
+            long loaded = st.bulkLoader.load(c, loadText.stream());
+            if (loaded != rows.size()) {
+                // LOAD DATA LOCAL turns a row it cannot take into a warning: never go on without every row.
+                throw new SQLException("the bulk loader appended " + loaded + " of " + rows.size() + " rows");
+            }
+            if (ids == null && (ids = st.bulkLoader.loadedIds(c, rows.size(), scan)) == null) {
+                throw new io.fsindex.core.internal.LoadRefused();
+            }
+            for (int k = 0; k < rows.size(); k++) {
+                Listing l = owned.get((int) (rows.get(k) >>> 32));
+                int i = (int) rows.get(k);
+                WalkedEntry e = l.entries.get(i);
+                l.ids[i] = ids[k];
+                l.inserted++;
+                log.changeIn(ids[k], ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
+            }
+            ctx.countLoaded(rows.size());
+        });
+    }
+
+    /** A child row's place, by which a returned row is matched to the entry it was inserted for. */
+    record ChildKey(long parent, String name) {
+    }
+
+    /** Inserts the {@code n} rows from {@code from} in one statement ({@code n} a power of two). */
+    void insertRows(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
+        Sql.Bound insert = ctx.q(st.insertChildren(n));
+        Map<ChildKey, Integer> byName = st.insertsReturnIds() ? new HashMap<>() : null;
+        for (int k = from; k < from + n; k++) {
+            Listing l = rowOf[k];
+            WalkedEntry e = l.entries.get(entryOf[k]);
+            String[] names = Statements.ROW_PARAMS[k - from];
+            insert.set(names[0], l.dir.id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
+                    .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
+                    .set(names[5], e.stat().linkTarget()).set(names[6], WriteContext.keyOf(e.stat()))
+                    .set(names[7], e.stat().isDirectory() ? scan : 0L);    // claimed, see claimSubdirectories
+            if (byName != null) {
+                byName.put(new ChildKey(l.dir.id(), e.name()), k);
+            }
+        }
+        insert.set("scan", scan);
+        if (byName == null) {
+            insert.statement.executeUpdate();
+            return;
+        }
+        int returned = 0;
+        try (ResultSet rs = insert.statement.executeQuery()) {
+            while (rs.next()) {
+                int k = byName.get(new ChildKey(rs.getLong(2), rs.getString(3)));
+                Listing l = rowOf[k];
+                WalkedEntry e = l.entries.get(entryOf[k]);
+                l.ids[entryOf[k]] = rs.getLong(1);
+                l.inserted++;
+                returned++;
+                log.changeIn(rs.getLong(1), ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
+            }
+        }
+        if (returned < n) {
+            db.dialect.requireOnlyConflictsLeftOut(insert.statement);
+        }
+    }
+
+    final io.fsindex.core.internal.LoadText loadText = new io.fsindex.core.internal.LoadText();
+
+    /**
+     * Records every row this transaction inserted below the listings' directories as added, and sets each
+     * listing's {@code inserted}: counts them per directory now, and writes them (numbered by directory id and
+     * then row id) once the head is locked. Only this scan's rows count: a newer scan may meanwhile have
+     * inserted its own root below one of these directories, and recorded it itself.
+     */
+    void recordInserted(List<Listing> owned) throws SQLException {
+        Map<Long, Long> counts = new HashMap<>();
+        Listing part = ListingWaves.onlyPart(owned);
+        if (part != null) {
+            // A part of a huge directory: probing its own names is cheap, going through every row below the
+            // directory (as the statement over directories does) would cost the whole directory per part.
+            long[] count = {0};
+            ScanStatements.inPieces(part.triedNames, st.insertedNamed, (names, n) -> {
+                try (ResultSet rs = ctx.forNames(st.insertedNamed, part.dir.id(), names, n).set("floor", log.floor())
+                        .set("scan", scan).statement.executeQuery()) {
+                    rs.next();
+                    count[0] += rs.getLong(1);
+                }
+            });
+            counts.put(part.dir.id(), count[0]);
+        } else {
+            long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+            try (ResultSet rs = ctx.forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", log.floor())
+                    .set("scan", scan).statement.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(rs.getLong(1), rs.getLong(2));
+                }
+            }
+        }
+        List<Listing> withRows = new ArrayList<>();
+        for (Listing l : owned) {
+            l.inserted = counts.getOrDefault(l.dir.id(), 0L);
+            if (l.inserted > 0) {
+                withRows.add(l);
+            }
+        }
+        if (withRows.isEmpty()) {
+            return;
+        }
+        withRows.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
+        log.added(withRows.stream().mapToLong(l -> l.dir.id()).toArray(),
+                withRows.stream().map(l -> l.dir.path().toString()).toArray(String[]::new),
+                withRows.stream().mapToLong(l -> l.inserted).toArray(),
+                part != null ? part.triedNames : null);
+    }
+}
