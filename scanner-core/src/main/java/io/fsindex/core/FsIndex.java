@@ -99,6 +99,8 @@ public final class FsIndex implements IndexReader {
     private final ExecutorService executor;
     private final Set<DefaultScanSession> running = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** How many entries of a huge directory a scan lists and applies at a time; only tests change it. */
+    private volatile int partEntries = Scan.PART_ENTRIES;
 
     private FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
         this.tables = new FsTables(b.tablePrefix);
@@ -201,7 +203,8 @@ public final class FsIndex implements IndexReader {
         try {
             c = db.connectLive();           // a scan holds its connection throughout: not one a server dropped
             long id = insertScanRow(c, root.toAbsolutePath().normalize().toString());
-            Scan scan = new Scan(id, root, options.walker() != null ? options.walker() : walker, options);
+            Scan scan = new Scan(id, root, options.walker() != null ? options.walker() : walker, options,
+                    partEntries);
             DefaultScanSession session = new DefaultScanSession(scan, root);
             running.add(session);
             lifecycle.startBeating(id);
@@ -639,6 +642,11 @@ public final class FsIndex implements IndexReader {
         @Override
         public long insertScanRow(Connection c, String root) throws SQLException {
             return FsIndex.this.insertScanRow(c, root);
+        }
+
+        @Override
+        public void listingPartEntries(int entries) {
+            partEntries = entries;
         }
     }
 

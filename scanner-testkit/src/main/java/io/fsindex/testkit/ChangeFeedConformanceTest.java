@@ -10,6 +10,7 @@ import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.internal.IndexInternals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 /**
  * The change feed and moves that keep ids: what each kind of change looks like, that a listener hears exactly what
@@ -147,10 +147,10 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
      */
     @Test
     void aTransactionWithMoreChangesThanItHoldsStillRecordsEachOnceInOrder() throws Throwable {
-        withListingParts(1_024, this::moreChangesThanHeld);
+        moreChangesThanHeld(1_024);
     }
 
-    private void moreChangesThanHeld() throws Exception {
+    private void moreChangesThanHeld(int partEntries) throws Exception {
         int n = 2_500;
         String[] spec = new String[n + 1];
         spec[0] = "big/";
@@ -159,6 +159,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         }
         Path root = tree(spec);
         FsIndex index = openIndex();
+        IndexInternals.of(index).listingPartEntries(partEntries);
         Recording added = new Recording();
         index.scan(root, ScanOptions.defaults().withListener(added));
         List<Change> fed = drain(index, 0);
@@ -469,10 +470,10 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
      */
     @Test
     void aDirectoryListedInPartsRecordsEachChangeOnceAndFindsWhatIsGone() throws Throwable {
-        withListingParts(4_096, this::directoryListedInParts);
+        directoryListedInParts(4_096);
     }
 
-    private void directoryListedInParts() throws Exception {
+    private void directoryListedInParts(int partEntries) throws Exception {
         int n = 9_100;                          // three parts of at most 4,096 entries
         String[] spec = new String[n + 3];
         spec[0] = "big/";
@@ -483,6 +484,7 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         }
         Path root = tree(spec);
         FsIndex index = openIndex();
+        IndexInternals.of(index).listingPartEntries(partEntries);
         Recording cold = new Recording();
         ScanResult first = index.scan(root, ScanOptions.defaults().withListener(cold));
         List<Change> fed = drain(index, 0);
@@ -518,20 +520,6 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         assertThat(described(drain(index, cursor), root)).isEmpty();
         assertThat(third.unchanged()).isEqualTo(1 + n + 3 - 7 + 2);       // the root, and every entry below it
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-    }
-
-    /** Runs {@code body} with huge directories listed in parts of {@code entries}, then restores the setting. */
-    private static void withListingParts(int entries, Executable body) throws Throwable {
-        String before = System.setProperty("fsindex.listingPartEntries", Integer.toString(entries));
-        try {
-            body.execute();
-        } finally {
-            if (before == null) {
-                System.clearProperty("fsindex.listingPartEntries");
-            } else {
-                System.setProperty("fsindex.listingPartEntries", before);
-            }
-        }
     }
 
     private static void assertContiguous(List<Change> changes) {

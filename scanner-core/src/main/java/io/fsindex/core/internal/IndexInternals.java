@@ -22,6 +22,12 @@ public final class IndexInternals {
 
         /** Records a new running scan of {@code root} on {@code c} and returns its id. */
         long insertScanRow(Connection c, String root) throws SQLException;
+
+        /**
+         * Makes the scans this index starts from now on list and apply a huge directory in parts of {@code entries}
+         * (by default {@link io.fsindex.core.scan.Scan#PART_ENTRIES}), so tests can make parts small.
+         */
+        void listingPartEntries(int entries);
     }
 
     private static volatile Function<FsIndex, Parts> access;

@@ -21,6 +21,6 @@ public final class ListingPause {
      * @throws InterruptedIOException if the scan stopped or the thread was interrupted while waiting
      */
     public static void awaitEarlierListingsApplied() throws InterruptedIOException {
-        Scan.awaitEarlierListingsApplied();
+        Walk.awaitEarlierListingsApplied();
     }
 }

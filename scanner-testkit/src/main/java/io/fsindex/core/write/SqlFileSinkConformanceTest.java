@@ -3,6 +3,7 @@ package io.fsindex.core.write;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.feed.FeedSettings;
 import io.fsindex.core.internal.IndexInternals;
+import io.fsindex.core.internal.LoadRefused;
 import io.fsindex.core.internal.Statements;
 import io.fsindex.core.scan.NioWalker;
 import io.fsindex.core.scan.Scan;
