@@ -7,6 +7,7 @@ import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.IndexReader;
+import io.fsindex.core.query.IndexReads;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -17,55 +18,68 @@ import java.util.Optional;
  * would refuse anyway).
  */
 final class ReadOnlyIndex implements IndexReader {
+    private final IndexReads reads;
     private final FsIndex index;
 
-    ReadOnlyIndex(FsIndex index) {
+    /** The reads of {@code index}, opened read-only; closing this closes it. */
+    ReadOnlyIndex(IndexReads reads, FsIndex index) {
+        this.reads = reads;
         this.index = index;
+    }
+
+    /** Throws if closed, as {@link FsIndex} does. */
+    private IndexReads reads() {
+        index.requireOpen();
+        return reads;
     }
 
     @Override
     public Optional<FileEntry> lookup(Path path) {
-        return index.lookup(path);
+        return reads().lookup(path);
     }
 
     @Override
     public List<FileEntry> children(Path path) {
-        return index.children(path);
+        return reads().children(path);
     }
 
     @Override
     public Optional<FileEntry> lookup(long id) {
-        return index.lookup(id);
+        return reads().lookup(id);
     }
 
     @Override
     public List<FileEntry> children(Path path, String afterName, int limit) {
-        return index.children(path, afterName, limit);
+        IndexReads.requirePositive(limit);
+        return reads().children(path, afterName, limit);
     }
 
     @Override
     public FindPage find(FileQuery query) {
-        return index.find(query);
+        java.util.Objects.requireNonNull(query, "query");
+        return reads().find(query);
     }
 
     @Override
     public Optional<DirectorySize> directorySize(Path path) {
-        return index.directorySize(path);
+        return reads().directorySize(path);
     }
 
     @Override
     public List<DirectorySize> largestSubdirectories(Path path, int limit) {
-        return index.largestSubdirectories(path, limit);
+        IndexReads.requirePositive(limit);
+        return reads().largestSubdirectories(path, limit);
     }
 
     @Override
     public List<DuplicateGroup> duplicates(Path under, int limit) {
-        return index.duplicates(under, limit);
+        IndexReads.requirePositive(limit);
+        return reads().duplicates(under, limit);
     }
 
     @Override
     public IndexInfo info(int recentScans) {
-        return index.info(recentScans);
+        return reads().info(recentScans, java.util.Set.of());
     }
 
     @Override
@@ -75,12 +89,12 @@ final class ReadOnlyIndex implements IndexReader {
 
     @Override
     public io.fsindex.api.ChangeBatch changesSince(long cursor, int limit) {
-        return index.changesSince(cursor, limit);
+        return reads().changesSince(cursor, limit);
     }
 
     @Override
     public long changeFeedEnd() {
-        return index.changeFeedEnd();
+        return reads().changeFeedEnd();
     }
 
     @Override

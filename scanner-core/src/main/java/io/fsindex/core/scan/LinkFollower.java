@@ -1,34 +1,17 @@
 package io.fsindex.core.scan;
 
-import io.fsindex.core.content.ContentIndexer;
-import io.fsindex.core.content.ContentStore;
 import io.fsindex.api.FileKind;
-import io.fsindex.api.FileSink;
-import io.fsindex.api.FileSink.Directory;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.ScanError;
-import io.fsindex.api.ScanFailedException;
-import io.fsindex.api.ScanListener;
-import io.fsindex.api.ScanOptions;
-import io.fsindex.api.ScanProgress;
-import io.fsindex.api.ScanResult;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.api.Walker;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** Follows the symbolic links of a listing for a scan that follows links, refusing those that loop. */
 final class LinkFollower {

@@ -12,7 +12,6 @@ import io.fsindex.core.internal.Database;
 import io.fsindex.core.internal.Statements;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 

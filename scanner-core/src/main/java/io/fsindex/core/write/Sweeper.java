@@ -2,25 +2,17 @@ package io.fsindex.core.write;
 
 import io.fsindex.api.ChangeType;
 import io.fsindex.api.FileKind;
-import io.fsindex.api.FileSink.Applied;
-import io.fsindex.api.FileSink.Directory;
 import io.fsindex.api.FileStat;
-import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.feed.ChangeLog;
-import io.fsindex.core.internal.ScanStatements;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 
 /**
  * Takes rows out of the index: the subtree of a directory found replaced by a file, the rows a completed
