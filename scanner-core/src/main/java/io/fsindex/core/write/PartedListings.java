@@ -3,7 +3,6 @@ package io.fsindex.core.write;
 import io.fsindex.api.FileSink.Applied;
 import io.fsindex.api.FileSink.Directory;
 import io.fsindex.api.WalkedEntry;
-import io.fsindex.core.feed.ChangeLog;
 import io.fsindex.core.internal.Statements;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,14 +16,12 @@ final class PartedListings {
     private final WriteContext ctx;
     private final Statements st;
     private final long scan;
-    private final ChangeLog log;
     private final Set<Long> freshDirs;
 
     PartedListings(WriteContext ctx, ListingWaves waves) {
         this.ctx = ctx;
         this.st = ctx.st();
         this.scan = ctx.scan();
-        this.log = ctx.log();
         this.freshDirs = ctx.freshDirs();
         this.waves = waves;
     }
