@@ -52,7 +52,7 @@ class SqliteLoggingTest {
             try (Connection holder = RawSqlite.connect(url()); Statement s = holder.createStatement()) {
                 s.execute("BEGIN IMMEDIATE");
                 scan = CompletableFuture.supplyAsync(() -> index.scan(root));
-                Line retry = log.await(l -> l.logger().equals("io.fsindex.core.Database"));
+                Line retry = log.await(l -> l.logger().equals("io.fsindex.core.internal.Database"));
                 assertThat(retry.level()).isEqualTo(Level.DEBUG);
                 assertThat(retry.message()).startsWith("SQLite transaction attempt 1 must be retried, in ")
                         .contains("SQLITE_BUSY");
@@ -99,7 +99,7 @@ class SqliteLoggingTest {
             RawSqlite.execute(url(), "INSERT INTO fsindex_scans (root, state, started_at, heartbeat_at)"
                     + " VALUES ('/gone', 'RUNNING', 1, 1)");
             index.scan(root);
-            assertThat(log.lines()).filteredOn(l -> l.logger().equals("io.fsindex.core.ScanLifecycle"))
+            assertThat(log.lines()).filteredOn(l -> l.logger().equals("io.fsindex.core.scan.ScanLifecycle"))
                     .singleElement()
                     .satisfies(l -> assertThat(l.level()).isEqualTo(Level.INFO))
                     .satisfies(l -> assertThat(l.message()).isEqualTo("recorded 1 scan(s) ABANDONED: no sign of life"
@@ -113,7 +113,7 @@ class SqliteLoggingTest {
         applyVersion1();
         try (Capture log = CapturingLogProvider.capture()) {
             FsIndex.builder().jdbcUrl(url()).build().close();
-            assertThat(log.lines()).filteredOn(l -> l.logger().equals("io.fsindex.core.SchemaManager"))
+            assertThat(log.lines()).filteredOn(l -> l.logger().equals("io.fsindex.core.schema.SchemaManager"))
                     .allMatch(l -> l.level() == Level.INFO)
                     .extracting(Line::message)
                     .containsExactly(

@@ -171,7 +171,7 @@ public final class FsIndex implements IndexReader {
 
     /**
      * How many write transactions this index has run again, since it was opened, because the database was busy,
-     * deadlocked or refused a bulk load; each retry is also logged at DEBUG by {@code io.fsindex.core.Database}. A
+     * deadlocked or refused a bulk load; each retry is also logged at DEBUG by {@code io.fsindex.core.internal.Database}. A
      * count that keeps rising means scans are waiting on each other or on other writers.
      *
      * @return the retries so far
