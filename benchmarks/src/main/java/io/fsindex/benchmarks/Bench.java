@@ -513,8 +513,7 @@ public final class Bench implements Callable<Integer> {
         try {
             server = MySqlServer.start(kind, run.resolve(kind.scheme));
         } catch (IOException | SQLException | RuntimeException e) {
-            report.note(engine + " skipped: the embedded server did not start (" + rootCause(e) + "). On Debian it"
-                    + " needs libaio1 and libnuma1.");
+            report.note(engine + " skipped: the embedded server did not start (" + rootCause(e) + ").");
             return;
         }
         try (server) {

@@ -165,8 +165,7 @@ final class TestServer {
             return new TestServer(engine, envPrefix, server.url(DATABASE), "root", "", null, server);
         } catch (IOException | SQLException | RuntimeException e) {
             throw new AssertionError("cannot start the embedded " + engine.label + " test server: " + e.getMessage()
-                    + "\nTo run these tests, either install what the embedded server needs (on Debian/Ubuntu:"
-                    + " apt-get install libaio1 libnuma1), or point " + envPrefix + "_URL (environment"
+                    + "\nTo run these tests against a server of your own, point " + envPrefix + "_URL (environment"
                     + " variable or -D system property, with " + envPrefix + "_USER and "
                     + envPrefix + "_PASSWORD) at a " + engine.label.split(" ")[0] + " server whose user may"
                     + " create tables in that database.", e);

