@@ -5,6 +5,7 @@ import com.mysql.cj.conf.PropertySet;
 import com.mysql.cj.conf.RuntimeProperty;
 import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.JdbcStatement;
+import io.fsindex.innodb.InnoDbDialect;
 import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -31,23 +32,23 @@ public final class MySqlDialect extends InnoDbDialect {
     }
 
     @Override
-    String urlMarker() {
+    protected String urlMarker() {
         return ":mysql:";
     }
 
     @Override
-    String driverClassName() {
+    protected String driverClassName() {
         return "com.mysql.cj.jdbc.Driver";
     }
 
     @Override
-    String recursionLimitVariable() {
+    protected String recursionLimitVariable() {
         return "cte_max_recursion_depth";
     }
 
     /** Connector/J then remembers the isolation level and autocommit it set instead of asking on every borrow. */
     @Override
-    Map<String, String> extraDriverProperties() {
+    protected Map<String, String> extraDriverProperties() {
         // A batch of inserts (feed rows) goes as multi-row INSERTs (MariaDB's driver sends insert batches in bulk by
         // default).
         return Map.of("useLocalSessionState", "true", "rewriteBatchedStatements", "true");
@@ -60,7 +61,7 @@ public final class MySqlDialect extends InnoDbDialect {
      * {@code LOAD DATA LOCAL INFILE} from memory; without, it inserts them. See {@link #sendLocalInfileFrom}.
      */
     @Override
-    boolean driverAllowsLocalInfile(Connection c) throws SQLException {
+    protected boolean driverAllowsLocalInfile(Connection c) throws SQLException {
         if (!c.isWrapperFor(JdbcConnection.class)) {
             return false;
         }
@@ -76,7 +77,7 @@ public final class MySqlDialect extends InnoDbDialect {
      * that path; {@link #stopSendingLocalInfile} switches back.
      */
     @Override
-    void sendLocalInfileFrom(Statement s, InputStream text) throws SQLException {
+    protected void sendLocalInfileFrom(Statement s, InputStream text) throws SQLException {
         s.unwrap(JdbcStatement.class).setLocalInfileInputStream(text);
         allowLoadLocalInfile(s).setValue(true);
     }
@@ -86,7 +87,7 @@ public final class MySqlDialect extends InnoDbDialect {
      * would otherwise keep it, and send what is left of it, for as long as the connection lives).
      */
     @Override
-    void stopSendingLocalInfile(Statement s) throws SQLException {
+    protected void stopSendingLocalInfile(Statement s) throws SQLException {
         s.unwrap(JdbcStatement.class).setLocalInfileInputStream(null);
         allowLoadLocalInfile(s).resetValue();
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.innodb.InnoDbBehaviourTest;
+import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,12 +19,12 @@ import org.junit.jupiter.api.Test;
 /** InnoDB's hazards on a real MySQL 8.0 server. */
 class MySqlBehaviourTest extends InnoDbBehaviourTest {
     @Override
-    TestServer server() {
+    protected TestServer server() {
         return TestServer.mysql();
     }
 
     @Override
-    Dialect dialect() {
+    protected Dialect dialect() {
         return new MySqlDialect();
     }
 

@@ -1,5 +1,7 @@
 package io.fsindex.mysql;
 
+import io.fsindex.innodb.InnoDbFaults;
+import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.ServerFaultCampaignConformanceTest;
 import io.fsindex.testkit.TestDatabase;
 

@@ -6,6 +6,8 @@ import io.fsindex.api.Change;
 import io.fsindex.api.ChangeType;
 import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
+import io.fsindex.innodb.InnoDbDialect;
+import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.TestDatabase;
 import io.fsindex.testkit.Trees;
 import java.io.IOException;
@@ -134,7 +136,7 @@ class MySqlLoadInterleavingTest {
         }
 
         @Override
-        void sendLocalInfileFrom(Statement s, InputStream text) throws SQLException {
+        protected void sendLocalInfileFrom(Statement s, InputStream text) throws SQLException {
             int size;
             try {
                 size = text.available();    // the whole text: it is in memory
@@ -153,12 +155,12 @@ class MySqlLoadInterleavingTest {
         }
 
         @Override
-        void stopSendingLocalInfile(Statement s) throws SQLException {
+        protected void stopSendingLocalInfile(Statement s) throws SQLException {
             mysql.stopSendingLocalInfile(s);
         }
 
         @Override
-        boolean driverAllowsLocalInfile(Connection c) throws SQLException {
+        protected boolean driverAllowsLocalInfile(Connection c) throws SQLException {
             return mysql.driverAllowsLocalInfile(c);
         }
 
@@ -173,22 +175,22 @@ class MySqlLoadInterleavingTest {
         }
 
         @Override
-        String urlMarker() {
+        protected String urlMarker() {
             return mysql.urlMarker();
         }
 
         @Override
-        String driverClassName() {
+        protected String driverClassName() {
             return mysql.driverClassName();
         }
 
         @Override
-        String recursionLimitVariable() {
+        protected String recursionLimitVariable() {
             return mysql.recursionLimitVariable();
         }
 
         @Override
-        Map<String, String> extraDriverProperties() {
+        protected Map<String, String> extraDriverProperties() {
             return mysql.extraDriverProperties();
         }
     }

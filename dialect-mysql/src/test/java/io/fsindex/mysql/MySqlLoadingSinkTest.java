@@ -1,6 +1,7 @@
 package io.fsindex.mysql;
 
 import io.fsindex.core.write.SqlFileSinkConformanceTest;
+import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.TestDatabase;
 
 /**

@@ -1,5 +1,6 @@
 package io.fsindex.mysql;
 
+import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.QueryConformanceTest;
 import io.fsindex.testkit.TestDatabase;
 

@@ -1,8 +1,13 @@
 package io.fsindex.mysql;
 
-import static io.fsindex.mysql.Rendered.TABLES;
+import static io.fsindex.innodb.Rendered.DELETE_BY_IDS;
+import static io.fsindex.innodb.Rendered.INSERT_CHILDREN;
+import static io.fsindex.innodb.Rendered.TABLES;
+import static io.fsindex.innodb.Rendered.UPDATE_BY_IDS;
+import static io.fsindex.innodb.Rendered.UPDATE_UNLESS_NEWER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fsindex.innodb.Rendered;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,39 +19,6 @@ import org.junit.jupiter.api.Test;
 class MySqlRenderTest {
     private final MySqlDialect dialect = new MySqlDialect();
     private final Rendered r = new Rendered(dialect);
-
-    static final String INSERT_CHILDREN = "insert into fsindex_files (parent, name, kind, size, mtime, link_target,"
-                + " file_key, scan_id, stale, listed_by) values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0,"
-                + " :scan, 0, :listed0), (:parent1, :name1, :kind1, :size1,"
-                + " :mtime1, :link1, :key1, :scan, 0, :listed1)"
-                + " on duplicate key update id = id";
-
-    static final String UPDATE_UNLESS_NEWER = " on duplicate key update"
-            + " fingerprint = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
-            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.fingerprint end"
-            + " else fsindex_files.fingerprint end,"
-            + " content_hash = case when fsindex_files.scan_id <= :scan then case when (fsindex_files.kind = :kind"
-            + " and fsindex_files.size = :size and fsindex_files.mtime = :mtime) then fsindex_files.content_hash end"
-            + " else fsindex_files.content_hash end,"
-            + " kind = case when fsindex_files.scan_id <= :scan then :kind else fsindex_files.kind end,"
-            + " size = case when fsindex_files.scan_id <= :scan then :size else fsindex_files.size end,"
-            + " mtime = case when fsindex_files.scan_id <= :scan then :mtime else fsindex_files.mtime end,"
-            + " link_target = case when fsindex_files.scan_id <= :scan then :link else fsindex_files.link_target end,"
-            + " file_key = case when fsindex_files.scan_id <= :scan then :key else fsindex_files.file_key end,"
-            + " stale = case when fsindex_files.scan_id <= :scan then 0 else fsindex_files.stale end,"
-            + " gone_at = case when fsindex_files.scan_id <= :scan then null else fsindex_files.gone_at end,"
-            + " scan_id = case when fsindex_files.scan_id <= :scan then :scan else fsindex_files.scan_id end";
-
-    /** A subtree's rows by id, read into a derived table that {@code distinct} keeps MySQL from merging. */
-    static final String DELETE_BY_IDS = "delete from fsindex_files using fsindex_files, (select distinct i.id from"
-            + " (with recursive gone(id, depth) as (select id, 0 from fsindex_files where id = :top union all"
-            + " select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
-            + " select gone.id from gone) as i) as ids where fsindex_files.id = ids.id";
-    static final String UPDATE_BY_IDS = "update fsindex_files join (select distinct i.id from"
-            + " (with recursive gone(id, depth) as (select id, 0 from fsindex_files where id = :top union all"
-            + " select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
-            + " select gone.id from gone) as i) as ids on fsindex_files.id = ids.id set gone_at = :now"
-            + " where gone_at is null";
 
     /**
      * New subtrees load without ids, which InnoDB assigns, the feed's rows with their numbers; the text format's

@@ -30,7 +30,7 @@ final class Dialects {
         throw new FsIndexException("no fsindex dialect serves the database at '" + redact(jdbcUrl) + "'; dialects on"
                 + " the classpath: " + (available.isEmpty() ? "none" : available.stream()
                 .map(d -> d.name() + " (" + d.getClass().getName() + ")").toList())
-                + ". Add the module for your database (io.fsindex:dialect-sqlite, dialect-postgres or dialect-mysql)"
+                + ". Add the module for your database (io.fsindex:dialect-sqlite, dialect-postgres, dialect-mysql or dialect-mariadb)"
                 + " or register one with FsIndex.builder().dialect(...)");
     }
 

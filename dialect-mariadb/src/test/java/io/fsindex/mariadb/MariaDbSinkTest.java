@@ -1,0 +1,18 @@
+package io.fsindex.mariadb;
+
+import io.fsindex.core.write.SqlFileSinkConformanceTest;
+import io.fsindex.innodb.TestServer;
+import io.fsindex.testkit.TestDatabase;
+
+/** The staged sink interleavings on a real MariaDB 10.11 server (see {@link TestServer}). */
+class MariaDbSinkTest extends SqlFileSinkConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mariadb().database();
+    }
+
+    @Override
+    protected String lockWaitsQuery(String prefix) {
+        return TestServer.lockWaitsQuery(prefix);
+    }
+}
