@@ -26,8 +26,10 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,9 +42,11 @@ import picocli.CommandLine.Parameters;
         description = "Keeps a SQL table of files in step with a filesystem tree.",
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
                 FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class, QueryCommands.FindCommand.class,
-                QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class})
+                QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class,
+                AutoComplete.GenerateCompletion.class})
 public final class FsIndexCli {
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
+    static final String PASSWORD_FILE_ENV = "FSINDEX_PASSWORD_FILE";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.systemDefault());
 
@@ -51,12 +55,30 @@ public final class FsIndexCli {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
+    /** The environment the {@code FSINDEX_*} defaults come from. */
+    private final Map<String, String> environment;
+
+    FsIndexCli() {
+        this(System.getenv());
+    }
+
+    private FsIndexCli(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
     /** Runs the command line and returns the exit code: 0 ok, 1 failure, 2 usage error. */
     static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new FsIndexCli());
+        return run(args, System.getenv(), out, err);
+    }
+
+    /** {@link #run(String[], PrintWriter, PrintWriter)} with {@code environment} in place of the process's. */
+    static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new FsIndexCli(environment));
         cli.setOut(out);
         cli.setErr(err);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
+        // picocli's generator names its own version; --version answers the same everywhere
+        cli.getSubcommands().get("generate-completion").getCommandSpec().versionProvider(new CliVersion());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             err.println("fsindex: " + oneLine(e));
             return 1;
@@ -74,6 +96,12 @@ public final class FsIndexCli {
         @Option(names = "--db", paramLabel = "URL",
                 description = "JDBC URL of the index (default: $FSINDEX_URL, else " + DEFAULT_DB + ")")
         String db;
+        @Option(names = "--user", paramLabel = "NAME", description = "database user (default: $FSINDEX_USER)")
+        String user;
+        // No option takes the password itself: a command line is visible to every user of the machine (ps).
+        @Option(names = "--password-file", paramLabel = "FILE", description = "read the database password from FILE"
+                + " (default: $FSINDEX_PASSWORD_FILE; else $FSINDEX_PASSWORD)")
+        Path passwordFile;
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -99,9 +127,20 @@ public final class FsIndexCli {
         }
 
         private FsIndex.Builder builder() {
-            FsIndex.Builder builder = FsIndex.builder().environment(System.getenv());
-            if (db != null || System.getenv("FSINDEX_URL") == null) {
+            Map<String, String> env = ((FsIndexCli) spec.root().userObject()).environment;
+            // the tool's own variable: the library reads FSINDEX_PASSWORD, never a file
+            String envPasswordFile = env.get(PASSWORD_FILE_ENV);
+            FsIndex.Builder builder = FsIndex.builder().environment(env);
+            if (db != null || env.get("FSINDEX_URL") == null) {
                 builder.jdbcUrl(db != null ? db : DEFAULT_DB);
+            }
+            if (user != null) {
+                builder.user(user);
+            }
+            Path file = passwordFile != null ? passwordFile
+                    : envPasswordFile != null && !envPasswordFile.isBlank() ? Path.of(envPasswordFile) : null;
+            if (file != null) {
+                builder.password(PasswordFile.read(file, spec.commandLine()));
             }
             return builder;
         }
@@ -175,6 +214,9 @@ public final class FsIndexCli {
         long since;
         @Option(names = {"-f", "--follow"}, description = "keep printing new changes as they are committed")
         boolean follow;
+        @Option(names = "--json", description = "one JSON object per change and line: seq, type, kind, path,"
+                + " previousPath, id, scanId, at")
+        boolean json;
 
         @Override
         public Integer call() throws InterruptedException {
@@ -190,8 +232,15 @@ public final class FsIndexCli {
                         return 3;
                     }
                     for (Change c : page.changes()) {
-                        out.printf("%d %s %s %s%s%n", c.seq(), c.type(), c.kind(), escaped(c.path()),
-                                c.previousPath() == null ? "" : " <- " + escaped(c.previousPath()));
+                        if (json) {
+                            out.printf("{\"seq\":%d,\"type\":%s,\"kind\":%s,\"path\":%s,\"previousPath\":%s,"
+                                    + "\"id\":%d,\"scanId\":%d,\"at\":%s}%n", c.seq(), Json.string(c.type()),
+                                    Json.string(c.kind()), Json.string(c.path()), Json.string(c.previousPath()), c.id(),
+                                    c.scanId(), Json.string(c.at()));
+                        } else {
+                            out.printf("%d %s %s %s%s%n", c.seq(), c.type(), c.kind(), escaped(c.path()),
+                                    c.previousPath() == null ? "" : " <- " + escaped(c.previousPath()));
+                        }
                     }
                     cursor = page.nextCursor();
                     if (page.changes().isEmpty()) {

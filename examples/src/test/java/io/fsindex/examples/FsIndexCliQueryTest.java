@@ -2,14 +2,16 @@ package io.fsindex.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FsIndexCliQueryTest {
     @TempDir
     Path tmp;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -71,8 +75,8 @@ class FsIndexCliQueryTest {
     @Test
     void findJsonIsJsonWithTheExactPath() throws Exception {
         assertThat(run("find", "*break*", "--json", "--db", db)).isZero();
-        assertThat(python("import json,sys\nfor l in sys.stdin.read().splitlines(): print(json.loads(l)['path'])",
-                out.toString())).isEqualTo(tree.resolve("small/line\nbreak \"q\".txt") + "\n");
+        assertThat(jsonLines()).singleElement().satisfies(e ->
+                assertThat(e.get("path").textValue()).isEqualTo(tree.resolve("small/line\nbreak \"q\".txt").toString()));
     }
 
     @Test
@@ -85,8 +89,9 @@ class FsIndexCliQueryTest {
                 "6\t" + tree.resolve("small"), "40006\t" + tree);
 
         assertThat(run("du", tree.toString(), "--json", "--db", db)).isZero();
-        assertThat(python("import json,sys\nd=json.loads(sys.stdin.read())\n"
-                + "print(d['bytes'], d['files'], d['directories'])", out.toString())).isEqualTo("40006 4 3\n");
+        JsonNode d = JSON.readTree(out.toString());
+        assertThat(List.of(d.get("bytes").longValue(), d.get("files").longValue(), d.get("directories").longValue()))
+                .containsExactly(40006L, 4L, 3L);
 
         assertThat(run("du", tree.resolve("nope").toString(), "--db", db)).isEqualTo(1);
         assertThat(err.toString()).contains("not a directory in the index");
@@ -104,22 +109,52 @@ class FsIndexCliQueryTest {
         assertThat(out.toString()).isEmpty();
 
         assertThat(run("dupes", "--json", "--db", db)).isZero();
-        assertThat(python("import json,sys\ng=json.loads(sys.stdin.read())\nprint(g['wasted'], len(g['paths']))",
-                out.toString())).isEqualTo("20000 2\n");
+        JsonNode g = JSON.readTree(out.toString());
+        assertThat(g.get("wasted").longValue()).isEqualTo(20000);
+        assertThat(g.get("paths").size()).isEqualTo(2);
     }
 
     @Test
     void lsAndInfoPrintJsonToo() throws Exception {
         assertThat(run("ls", tree.resolve("small").toString(), "--json", "--db", db)).as(err.toString()).isZero();
-        assertThat(python("import json,sys\nfor l in sys.stdin.read().splitlines():\n"
-                + "  e=json.loads(l); print(e['kind'], e['size'], e['path'].replace('\\n', '<NL>'))", out.toString()))
-                .isEqualTo("FILE 5 " + tree.resolve("small/Notes.TXT") + "\nFILE 1 "
-                        + tree.resolve("small/line<NL>break \"q\".txt") + "\n");
+        assertThat(jsonLines()).extracting(e -> e.get("kind").textValue() + " " + e.get("size").longValue() + " "
+                        + e.get("path").textValue())
+                .containsExactly("FILE 5 " + tree.resolve("small/Notes.TXT"),
+                        "FILE 1 " + tree.resolve("small/line\nbreak \"q\".txt"));
 
         assertThat(run("info", "--json", "--db", db)).as(err.toString()).isZero();
-        assertThat(python("import json,sys\nd=json.loads(sys.stdin.read())\n"
-                + "print(d['entries'] > 5, d['recentScans'][0]['state'], d['recentScans'][0]['root'])", out.toString()))
-                .isEqualTo("True COMPLETED " + tree + "\n");
+        JsonNode info = JSON.readTree(out.toString());
+        assertThat(info.get("entries").longValue()).isGreaterThan(5);
+        assertThat(info.get("recentScans").get(0).get("state").textValue()).isEqualTo("COMPLETED");
+        assertThat(info.get("recentScans").get(0).get("root").textValue()).isEqualTo(tree.toString());
+    }
+
+    @Test
+    void changesJsonIsOneObjectPerChangeWithTheExactPaths() throws Exception {
+        Path renamed = tree.resolve("small/renamed \"n\"\n.TXT");
+        Files.move(tree.resolve("small/Notes.TXT"), renamed);
+        assertThat(run("scan", tree.toString(), "--db", db)).as(err.toString()).isZero();
+
+        assertThat(run("changes", "--json", "--db", db)).as(err.toString()).isZero();
+        List<JsonNode> changes = jsonLines();
+        assertThat(changes).extracting(c -> c.get("seq").longValue()).isSorted().doesNotHaveDuplicates();
+        assertThat(changes).filteredOn(c -> c.get("type").textValue().equals("ADDED"))
+                .extracting(c -> c.get("path").textValue())
+                .contains(tree.resolve("small/line\nbreak \"q\".txt").toString(), tree.resolve("big/copy.bin").toString());
+        List<JsonNode> moves = changes.stream().filter(c -> c.get("type").textValue().equals("MOVED")).toList();
+        assertThat(moves).hasSize(1);
+        JsonNode move = moves.get(0);
+        assertThat(move.get("kind").textValue()).isEqualTo("FILE");
+        assertThat(move.get("path").textValue()).isEqualTo(renamed.toString());
+        assertThat(move.get("previousPath").textValue()).isEqualTo(tree.resolve("small/Notes.TXT").toString());
+        assertThat(move.get("scanId").longValue()).isEqualTo(2);
+        assertThat(Instant.parse(move.get("at").textValue())).isBefore(Instant.now().plusSeconds(1));
+        assertThat(changes.get(0).get("previousPath").isNull()).isTrue();
+
+        long last = changes.get(changes.size() - 1).get("seq").longValue();
+        assertThat(run("changes", "--json", "--since", String.valueOf(last), "--db", db)).isZero();
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).contains("next: --since " + last);
     }
 
     private List<String> lines() {
@@ -127,13 +162,12 @@ class FsIndexCliQueryTest {
         return s.isEmpty() ? List.of() : List.of(s.split("\n"));
     }
 
-    /** Runs a Python script on {@code input}: an independent JSON parser to read the output back. */
-    private static String python(String script, String input) throws Exception {
-        Process p = new ProcessBuilder("python3", "-c", script).redirectErrorStream(true).start();
-        p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().close();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as(output).isZero();
-        return output;
+    /** Each line of the output, read back by an independent JSON parser. */
+    private List<JsonNode> jsonLines() throws IOException {
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String line : lines()) {
+            nodes.add(JSON.readTree(line));
+        }
+        return nodes;
     }
 }
