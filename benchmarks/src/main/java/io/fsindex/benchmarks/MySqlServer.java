@@ -11,9 +11,9 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * A MySQL 8.0.31 or MariaDB 10.11.5 server for one benchmark run, started by {@link InnoDbServer} as dialect-mysql's
- * tests start theirs, with {@code local_infile} on for the {@code LOAD DATA LOCAL INFILE} baseline and a fresh
- * database of the benchmark's own. Stopped (SIGTERM) by {@link #close()}.
+ * A MySQL 8.0.31 or MariaDB 10.11.5 server for one benchmark run, started by {@link InnoDbServer} as the tests of
+ * dialect-mysql and dialect-mariadb start theirs, with {@code local_infile} on for the {@code LOAD DATA LOCAL INFILE}
+ * baseline and a fresh database of the benchmark's own. Stopped (SIGTERM) by {@link #close()}.
  */
 final class MySqlServer implements AutoCloseable {
     static final String DATABASE = "fsindex_bench";
