@@ -6,7 +6,9 @@ import io.fsindex.core.feed.FeedSettings;
 import io.fsindex.core.internal.Database;
 import io.fsindex.core.internal.Durations;
 import io.fsindex.core.internal.IndexInternals;
+import io.fsindex.core.internal.Lazy;
 import io.fsindex.core.internal.Statements;
+import io.fsindex.core.internal.TableNames;
 import io.fsindex.core.query.IndexReads;
 import io.fsindex.core.scan.FileNameEncoding;
 import io.fsindex.core.scan.ScanLauncher;
@@ -63,10 +65,14 @@ public final class FsIndex implements IndexReader {
     }
 
     final Database db;
-    final Statements statements;
-    private final ContentStatements contentStatements;
+    /*
+     * What jOOQ renders is made the first time it is needed (a scan, a query beyond a lookup), not at build(): loading
+     * jOOQ and rendering take a fresh JVM seconds, and opening an index or answering a lookup needs none of it.
+     */
+    final Lazy<Statements> statements;
+    private final Lazy<ContentStatements> contentStatements;
     final IndexReads reads;
-    final FsTables tables;
+    final TableNames tables;
     private final Walker walker;
     private final FeedSettings feedSettings;
     private final ScanLifecycle lifecycle;
@@ -75,14 +81,15 @@ public final class FsIndex implements IndexReader {
     private volatile boolean closed;
 
     FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
-        this.tables = new FsTables(b.tablePrefix);
+        this.tables = new TableNames(b.tablePrefix);
+        Lazy<FsTables> jooqTables = new Lazy<>(() -> new FsTables(tables.prefix));
         this.db = new Database(dataSource, dialect, b.retryTimeout, readOnly);
-        this.statements = new Statements(dialect, tables);
-        this.contentStatements = new ContentStatements(dialect, tables);
+        this.statements = new Lazy<>(() -> new Statements(dialect, jooqTables.get()));
+        this.contentStatements = new Lazy<>(() -> new ContentStatements(dialect, jooqTables.get()));
         this.walker = b.walker;
         this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
-        this.lifecycle = new ScanLifecycle(db, dialect, tables, b.scanLease);
-        this.reads = new IndexReads(db, statements, tables, lifecycle);
+        this.lifecycle = new ScanLifecycle(db, dialect, tables, jooqTables, b.scanLease);
+        this.reads = new IndexReads(db, statements, tables, jooqTables, lifecycle);
         this.ownedDataSource = owned;
         this.launcher = new ScanLauncher(db, statements, contentStatements, b.walker, feedSettings, lifecycle);
     }
@@ -305,7 +312,7 @@ public final class FsIndex implements IndexReader {
         }
         ensureOpen();
         try {
-            return new GarbageCollector(db, contentStatements).collect(grace, onDeleted);
+            return new GarbageCollector(db, contentStatements.get()).collect(grace, onDeleted);
         } catch (SQLException e) {
             throw new FsIndexException(db.dialect.name() + " error collecting garbage: " + e.getMessage(), e);
         }
@@ -350,7 +357,7 @@ public final class FsIndex implements IndexReader {
 
         @Override
         public Statements statements() {
-            return statements;
+            return statements.get();
         }
 
         @Override

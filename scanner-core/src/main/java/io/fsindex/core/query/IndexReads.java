@@ -12,7 +12,11 @@ import io.fsindex.api.ScanRecord;
 import io.fsindex.core.feed.FeedReader;
 import io.fsindex.core.internal.Database;
 import io.fsindex.core.internal.Sql;
+import io.fsindex.core.internal.Lazy;
+import io.fsindex.core.internal.Lookups;
 import io.fsindex.core.internal.Statements;
+import io.fsindex.core.internal.TableNames;
+import java.util.function.Supplier;
 import io.fsindex.core.scan.RealPaths;
 import io.fsindex.core.scan.ScanLifecycle;
 import io.fsindex.core.schema.SchemaManager;
@@ -37,16 +41,25 @@ import java.util.Set;
  */
 public final class IndexReads {
     private final Database db;
-    private final Statements statements;
-    private final FsTables tables;
-    private final Queries queries;
+    private final Supplier<Statements> statements;
+    private final TableNames tables;
+    /** Made when a read other than a lookup first needs it: it renders with jOOQ. */
+    private final Lazy<Queries> queries;
+    private final Lookups lookups;
     private final ScanLifecycle lifecycle;
 
-    public IndexReads(Database db, Statements statements, FsTables tables, ScanLifecycle lifecycle) {
+    /**
+     * @param statements    fsindex's statements, rendered when first asked for
+     * @param tables        the table names
+     * @param jooqTables    the same tables as jOOQ objects, made when first asked for
+     */
+    public IndexReads(Database db, Supplier<Statements> statements, TableNames tables, Supplier<FsTables> jooqTables,
+                      ScanLifecycle lifecycle) {
         this.db = db;
         this.statements = statements;
         this.tables = tables;
-        this.queries = new Queries(db.dialect, tables, statements);
+        this.lookups = new Lookups(tables);
+        this.queries = new Lazy<>(() -> new Queries(db.dialect, jooqTables.get(), statements.get(), lookups));
         this.lifecycle = lifecycle;
     }
 
@@ -54,12 +67,12 @@ public final class IndexReads {
         return db.read(c -> {
             Optional<Located> found = locate(c, path);
             return found.isEmpty() ? Optional.<FileEntry>empty()
-                    : queries.byId(c, found.get().row().id(), found.get().path());
+                    : lookups.byId(c, found.get().row().id(), found.get().path());
         });
     }
 
     public Optional<FileEntry> lookup(long id) {
-        return db.read(c -> queries.byId(c, id));
+        return db.read(c -> queries.get().byId(c, id));
     }
 
     public List<FileEntry> children(Path path, String afterName, int limit) {
@@ -67,7 +80,7 @@ public final class IndexReads {
         return db.read(c -> {
             Optional<Located> dir = locate(c, path);
             return dir.isEmpty() ? List.<FileEntry>of()
-                    : queries.children(c, dir.get().row().id(), dir.get().path(), afterName, limit);
+                    : queries.get().children(c, dir.get().row().id(), dir.get().path(), afterName, limit);
         });
     }
 
@@ -82,7 +95,7 @@ public final class IndexReads {
                 }
                 under = dir.get().row().id();
             }
-            return queries.find(c, query, under);
+            return queries.get().find(c, query, under);
         });
     }
 
@@ -90,7 +103,7 @@ public final class IndexReads {
         return db.read(c -> {
             Optional<Located> dir = locate(c, path);
             return dir.isEmpty() ? Optional.<DirectorySize>empty()
-                    : queries.directorySize(c, dir.get().row().id(), dir.get().path());
+                    : queries.get().directorySize(c, dir.get().row().id(), dir.get().path());
         });
     }
 
@@ -99,7 +112,7 @@ public final class IndexReads {
         return db.read(c -> {
             Optional<Located> dir = locate(c, path);
             return dir.isEmpty() ? List.<DirectorySize>of()
-                    : queries.largestSubdirectories(c, dir.get().row().id(), limit);
+                    : queries.get().largestSubdirectories(c, dir.get().row().id(), limit);
         });
     }
 
@@ -114,7 +127,7 @@ public final class IndexReads {
                 }
                 top = dir.get().row().id();
             }
-            return queries.duplicates(c, top, limit);
+            return queries.get().duplicates(c, top, limit);
         });
     }
 
@@ -155,9 +168,9 @@ public final class IndexReads {
                 return out;
             }
             long id = dir.get().row().id();
-            for (List<FileEntry> page = queries.children(c, id, dir.get().path(), null, Statements.PAGE_ROWS);
+            for (List<FileEntry> page = queries.get().children(c, id, dir.get().path(), null, Statements.PAGE_ROWS);
                  !page.isEmpty(); page = page.size() < Statements.PAGE_ROWS ? List.of()
-                         : queries.children(c, id, dir.get().path(), page.get(page.size() - 1).name(),
+                         : queries.get().children(c, id, dir.get().path(), page.get(page.size() - 1).name(),
                          Statements.PAGE_ROWS)) {
                 out.addAll(page);
             }
@@ -180,7 +193,7 @@ public final class IndexReads {
                 return new ChangeBatch(List.of(), head[0], true);
             }
             List<Change> changes = new ArrayList<>();
-            try (Sql.Bound q = statements.readChanges.prepare(c)) {
+            try (Sql.Bound q = statements.get().readChanges.prepare(c)) {
                 FeedReader.read(q, cursor, Math.min(head[0], cursor + limit), changes::add);
             }
             if (!changes.isEmpty() && changes.get(0).seq() != cursor + 1) {
@@ -202,7 +215,7 @@ public final class IndexReads {
     }
 
     private long[] feedHead(Connection c) throws SQLException {
-        try (Sql.Bound q = statements.readFeed.prepare(c); ResultSet rs = q.statement.executeQuery()) {
+        try (Sql.Bound q = statements.get().readFeed.prepare(c); ResultSet rs = q.statement.executeQuery()) {
             if (!rs.next()) {
                 throw new SQLException("the change feed's head row is missing from " + tables.feedName());
             }
@@ -237,7 +250,7 @@ public final class IndexReads {
             names.add(name.toString());
         }
         for (String name : names) {
-            try (Sql.Bound q = (parent == 0 ? statements.selectTopLevel : statements.selectChild).prepare(c)) {
+            try (Sql.Bound q = (parent == 0 ? lookups.selectTopLevel : lookups.selectChild).prepare(c)) {
                 q.set("name", name);
                 if (parent != 0) {
                     q.set("parent", parent);

@@ -1,7 +1,7 @@
 package io.fsindex.core.query;
 
 import io.fsindex.core.scan.NameFilter;
-import io.fsindex.core.write.Row;
+import io.fsindex.core.internal.Lookups;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import static org.jooq.impl.DSL.field;
@@ -49,16 +49,16 @@ public final class Queries {
     private final FsTables t;
     private final DSLContext ctx;
     private final Statements statements;
-    private final Sql byId;
+    private final Lookups lookups;
     private final Sql childrenPage;
     private final Sql subtreeSize;
     private final Sql subdirectorySizes;
 
-    public Queries(Dialect dialect, FsTables t, Statements statements) {
+    public Queries(Dialect dialect, FsTables t, Statements statements, Lookups lookups) {
         this.t = t;
         this.ctx = Statements.context(dialect);
         this.statements = statements;
-        byId = Sql.render(ctx, selectEntries().where(r(t.id).eq(param("id", Long.class))).and(live()));
+        this.lookups = lookups;
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));
@@ -69,7 +69,7 @@ public final class Queries {
     }
 
     public Optional<FileEntry> byId(Connection c, long id) throws SQLException {
-        try (Sql.Bound q = byId.prepare(c)) {
+        try (Sql.Bound q = lookups.byId().prepare(c)) {
             q.set("id", id);
             try (ResultSet rs = q.statement.executeQuery()) {
                 if (!rs.next()) {
@@ -77,16 +77,6 @@ public final class Queries {
                 }
                 PathCache paths = new PathCache(c);
                 return Optional.of(entry(rs, paths));
-            }
-        }
-    }
-
-    /** The entry of row {@code id} at {@code path}, with its content values; empty if it has left the index. */
-    public Optional<FileEntry> byId(Connection c, long id, Path path) throws SQLException {
-        try (Sql.Bound q = byId.prepare(c)) {
-            q.set("id", id);
-            try (ResultSet rs = q.statement.executeQuery()) {
-                return rs.next() ? Optional.of(entryAt(rs, path)) : Optional.empty();
             }
         }
     }
@@ -334,9 +324,7 @@ public final class Queries {
     }
 
     private static FileEntry entryAt(ResultSet rs, Path path) throws SQLException {
-        Row row = Row.read(rs);
-        return new FileEntry(row.id(), row.parent(), path, FileKind.valueOf(row.kind()), row.size(), row.mtime(),
-                row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), rs.getString(13), rs.getString(14));
+        return Lookups.entryAt(rs, path);
     }
 
     /** The paths of directories by id, each read once per question through {@link Statements#ancestors}. */

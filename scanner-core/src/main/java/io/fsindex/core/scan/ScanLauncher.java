@@ -35,8 +35,8 @@ public final class ScanLauncher {
     /** Logged under {@code FsIndex}'s name, where users look for a scan's start and outcome. */
     private static final Logger LOG = LoggerFactory.getLogger(FsIndex.class);
     private final Database db;
-    private final Statements statements;
-    private final ContentStatements contentStatements;
+    private final java.util.function.Supplier<Statements> statements;
+    private final java.util.function.Supplier<ContentStatements> contentStatements;
     private final Walker walker;
     private final FeedSettings feedSettings;
     private final ScanLifecycle lifecycle;
@@ -45,7 +45,8 @@ public final class ScanLauncher {
     /** How many entries of a huge directory a scan lists and applies at a time; only tests change it. */
     private volatile int partEntries = Scan.PART_ENTRIES;
 
-    public ScanLauncher(Database db, Statements statements, ContentStatements contentStatements, Walker walker,
+    public ScanLauncher(Database db, java.util.function.Supplier<Statements> statements,
+                        java.util.function.Supplier<ContentStatements> contentStatements, Walker walker,
                         FeedSettings feedSettings, ScanLifecycle lifecycle) {
         this.db = db;
         this.statements = statements;
@@ -97,13 +98,13 @@ public final class ScanLauncher {
 
     private void runScan(Scan scan, DefaultScanSession session, Connection c) {
         try (c) {
-            scan.hashContent(new ContentStore(db, contentStatements, c));
+            scan.hashContent(new ContentStore(db, contentStatements.get(), c));
             ScanResult result = null;
             Throwable failure;
             String state;
             String message;
             try {
-                SqlFileSink sink = new SqlFileSink(db, statements, c, scan.scanId(), scan.walker(), scan.listener(),
+                SqlFileSink sink = new SqlFileSink(db, statements.get(), c, scan.scanId(), scan.walker(), scan.listener(),
                         feedSettings, scan.options().contentHashing() != ContentHashing.OFF,
                         scan.partEntries());
                 result = scan.run(sink);

@@ -1,8 +1,10 @@
 package io.fsindex.core.scan;
 
 import io.fsindex.core.internal.Database;
+import io.fsindex.core.internal.Lazy;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
+import io.fsindex.core.internal.TableNames;
 import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.param;
@@ -41,50 +43,63 @@ public final class ScanLifecycle {
     static final String ABANDONED = "ABANDONED";
 
     private final Database db;
-    private final FsTables t;
+    private final TableNames t;
     private final Duration lease;
-    private final Sql insertScan;
-    private final Sql abandonStale;
-    private final Sql heartbeat;
-    private final Sql finishScan;
+    /** Rendered when a scan first starts: reading the scans ({@link #recent}) needs none of them. */
+    private final Lazy<Writes> writes;
     private final Set<Long> beating = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService beats;
 
-    public ScanLifecycle(Database db, Dialect dialect, FsTables t, Duration lease) {
+    /**
+     * @param names  the table names
+     * @param tables the same tables as jOOQ objects, asked for when a scan first writes its row
+     */
+    public ScanLifecycle(Database db, Dialect dialect, TableNames names, java.util.function.Supplier<FsTables> tables,
+                         Duration lease) {
         this.db = db;
-        this.t = t;
+        this.t = names;
         this.lease = lease;
-        DSLContext ctx = Statements.context(dialect);
-        insertScan = Sql.render(ctx, ctx.insertInto(t.scans, t.scanRoot, t.scanState, t.scanStartedAt,
-                        t.scanHeartbeatAt)
-                .values(param("root", String.class), inline("RUNNING"), param("now", Long.class),
-                        param("now", Long.class)));
-        abandonStale = Sql.render(ctx, ctx.update(t.scans)
-                .set(t.scanState, inline(ABANDONED))
-                .set(t.scanFinishedAt, coalesce(t.scanHeartbeatAt, t.scanStartedAt))
-                .set(t.scanMessage, param("message", String.class))
-                .where(t.scanState.eq(inline("RUNNING")))
-                .and(coalesce(t.scanHeartbeatAt, t.scanStartedAt).lt(param("cutoff", Long.class))));
-        // A scan recorded ABANDONED while it was only stalled (its heartbeat blocked longer than the lease) shows it
-        // is alive again: the record follows the truth.
-        heartbeat = Sql.render(ctx, ctx.update(t.scans)
-                .set(t.scanHeartbeatAt, param("now", Long.class))
-                .set(t.scanState, inline("RUNNING"))
-                .set(t.scanFinishedAt, inline((Long) null))
-                .set(t.scanMessage, inline((String) null))
-                .where(t.scanRowId.eq(param("scan", Long.class)))
-                .and(t.scanState.in(inline("RUNNING"), inline(ABANDONED))));
-        finishScan = Sql.render(ctx, ctx.update(t.scans)
-                .set(t.scanState, param("state", String.class))
-                .set(t.scanFinishedAt, param("now", Long.class))
-                .set(t.scanHeartbeatAt, param("now", Long.class))
-                .set(t.scanAdded, param("added", Long.class))
-                .set(t.scanUpdated, param("updated", Long.class))
-                .set(t.scanMoved, param("moved", Long.class))
-                .set(t.scanDeleted, param("deleted", Long.class))
-                .set(t.scanErrors, param("errors", Long.class))
-                .set(t.scanMessage, param("message", String.class))
-                .where(t.scanRowId.eq(param("scan", Long.class))));
+        this.writes = new Lazy<>(() -> new Writes(dialect, tables.get()));
+    }
+
+    /** The statements that write a scan's row. */
+    private record Writes(Sql insertScan, Sql abandonStale, Sql heartbeat, Sql finishScan) {
+        Writes(Dialect dialect, FsTables t) {
+            this(Statements.context(dialect), t);
+        }
+
+        private Writes(DSLContext ctx, FsTables t) {
+            this(Sql.render(ctx, ctx.insertInto(t.scans, t.scanRoot, t.scanState, t.scanStartedAt,
+                                    t.scanHeartbeatAt)
+                            .values(param("root", String.class), inline("RUNNING"), param("now", Long.class),
+                                    param("now", Long.class))),
+                    Sql.render(ctx, ctx.update(t.scans)
+                            .set(t.scanState, inline(ABANDONED))
+                            .set(t.scanFinishedAt, coalesce(t.scanHeartbeatAt, t.scanStartedAt))
+                            .set(t.scanMessage, param("message", String.class))
+                            .where(t.scanState.eq(inline("RUNNING")))
+                            .and(coalesce(t.scanHeartbeatAt, t.scanStartedAt).lt(param("cutoff", Long.class)))),
+                    // A scan recorded ABANDONED while it was only stalled (its heartbeat blocked longer than the
+                    // lease) shows it is alive again: the record follows the truth.
+                    Sql.render(ctx, ctx.update(t.scans)
+                            .set(t.scanHeartbeatAt, param("now", Long.class))
+                            .set(t.scanState, inline("RUNNING"))
+                            .set(t.scanFinishedAt, inline((Long) null))
+                            .set(t.scanMessage, inline((String) null))
+                            .where(t.scanRowId.eq(param("scan", Long.class)))
+                            .and(t.scanState.in(inline("RUNNING"), inline(ABANDONED)))),
+                    Sql.render(ctx, ctx.update(t.scans)
+                            .set(t.scanState, param("state", String.class))
+                            .set(t.scanFinishedAt, param("now", Long.class))
+                            .set(t.scanHeartbeatAt, param("now", Long.class))
+                            .set(t.scanAdded, param("added", Long.class))
+                            .set(t.scanUpdated, param("updated", Long.class))
+                            .set(t.scanMoved, param("moved", Long.class))
+                            .set(t.scanDeleted, param("deleted", Long.class))
+                            .set(t.scanErrors, param("errors", Long.class))
+                            .set(t.scanMessage, param("message", String.class))
+                            .where(t.scanRowId.eq(param("scan", Long.class)))));
+        }
     }
 
     /** How long a running scan may show no sign of life before it is taken for dead. */
@@ -100,14 +115,14 @@ public final class ScanLifecycle {
         int[] abandoned = {0};
         long id = db.write(c, conn -> {
             long now = System.currentTimeMillis();
-            try (Sql.Bound q = abandonStale.prepare(c)) {
+            try (Sql.Bound q = writes.get().abandonStale().prepare(c)) {
                 abandoned[0] = q.set("cutoff", now - lease.toMillis()).set("message", "abandoned: no sign of life for"
                         + " longer than the lease of " + lease.toMillis() / 1000.0 + " s (its process or its"
                         + " connection to the database is gone; finished_at is when it last showed life); recorded"
                         + " at " + Instant.ofEpochMilli(now) + " by the start of a later scan")
                         .statement.executeUpdate();
             }
-            try (Sql.Bound q = insertScan.prepareReturningId(c)) {
+            try (Sql.Bound q = writes.get().insertScan().prepareReturningId(c)) {
                 q.set("root", root).set("now", now).statement.executeUpdate();
                 try (ResultSet keys = q.statement.getGeneratedKeys()) {
                     if (!keys.next()) {
@@ -158,7 +173,7 @@ public final class ScanLifecycle {
         try (Connection c = db.connectLive()) {
             db.write(c, conn -> {
                 long now = System.currentTimeMillis();
-                try (Sql.Bound q = heartbeat.prepare(c)) {
+                try (Sql.Bound q = writes.get().heartbeat().prepare(c)) {
                     for (long id : ids) {
                         q.set("now", now).set("scan", id).statement.addBatch();
                     }
@@ -180,7 +195,7 @@ public final class ScanLifecycle {
     public void finish(Connection scanConnection, long id, String state, long added, long updated, long moved, long deleted,
                 long errors, String message) throws SQLException {
         Database.Work<Integer> write = c -> {
-            try (Sql.Bound q = finishScan.prepare(c)) {
+            try (Sql.Bound q = writes.get().finishScan().prepare(c)) {
                 return q.set("scan", id).set("state", state).set("now", System.currentTimeMillis())
                         .set("added", added).set("updated", updated).set("moved", moved).set("deleted", deleted)
                         .set("errors", errors).set("message", message).statement.executeUpdate();

@@ -2,8 +2,8 @@ package io.fsindex.core.schema;
 
 import io.fsindex.core.SchemaMode;
 import io.fsindex.core.internal.Database;
+import io.fsindex.core.internal.TableNames;
 import io.fsindex.api.SchemaException;
-import io.fsindex.core.spi.FsTables;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -27,9 +27,9 @@ public final class SchemaManager {
     public static final int CURRENT_VERSION = 4;
 
     private final Database db;
-    private final FsTables t;
+    private final TableNames t;
 
-    public SchemaManager(Database db, FsTables t) {
+    public SchemaManager(Database db, TableNames t) {
         this.db = db;
         this.t = t;
     }
