@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Times fresh JVMs in one sitting: {@code java -version}, a small program opening an SQLite index and answering one
- * lookup ({@link StartupLookup}), and the command-line tool's {@code info} with and without a UTF-8 locale; several
+ * lookup ({@link StartupLookup}), and the command-line tool's {@code info} with and without a UTF-8 locale, through
+ * its launcher script and through {@code java -jar}; several
  * repetitions, taken in turns so a load spike hits all of them alike, medians compared.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fsindex.benchmarks.Startup --runs 9
@@ -37,9 +38,9 @@ public final class Startup implements Callable<Integer> {
 
     @Option(names = "--runs", defaultValue = "9", paramLabel = "N", description = "repetitions of each; medians shown")
     int runs;
-    @Option(names = "--cli", defaultValue = "examples/target/fsindex.jar", paramLabel = "PATH",
-            description = "the command-line tool: its launcher script, or a jar run with java -jar")
-    Path cli;
+    @Option(names = "--cli-dir", defaultValue = "examples/target", paramLabel = "DIR",
+            description = "where the command-line tool's launcher script fsindex and its fsindex.jar are")
+    Path cliDir;
     @Option(names = "--entries", defaultValue = "2000", paramLabel = "N", description = "entries in the index")
     long entries;
     @Option(names = "--work-dir", paramLabel = "DIR", description = "where to create the tree and database")
@@ -69,9 +70,11 @@ public final class Startup implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (!Files.isRegularFile(cli)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "no command-line tool at " + cli
-                    + ": build it first (mvn -B -q package -DskipTests) or give --cli");
+        Path script = cliDir.resolve("fsindex").toAbsolutePath();
+        Path jar = cliDir.resolve("fsindex.jar").toAbsolutePath();
+        if (!Files.isExecutable(script) || !Files.isRegularFile(jar)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "no command-line tool in " + cliDir
+                    + " (fsindex and fsindex.jar): build it first (mvn -B -q package -DskipTests) or give --cli-dir");
         }
         Path run = Files.createTempDirectory(workDir == null ? Path.of(System.getProperty("java.io.tmpdir"))
                 : workDir, "fsindex-startup-");
@@ -88,16 +91,16 @@ public final class Startup implements Callable<Integer> {
                 index.scan(root);
             }
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> tool = cli.toString().endsWith(".jar") ? List.of(java, "-jar", cli.toAbsolutePath().toString())
-                    : List.of(cli.toAbsolutePath().toString());
-            List<String> info = new ArrayList<>(tool);
-            info.addAll(List.of("info", "--db", url));
+            List<String> info = List.of(script.toString(), "info", "--db", url);
+            List<String> infoJar = List.of(java, "-jar", jar.toString(), "info", "--db", url);
             List<Measured> measured = List.of(
                     new Measured("java -version", List.of(java, "-version"), true),
                     new Measured("lookup", List.of(java, "-cp", absoluteClassPath(),
                             StartupLookup.class.getName(), url, deepest.toString()), true),
                     new Measured("info", info, true),
-                    new Measured("info without locale", info, false));
+                    new Measured("info without locale", info, false),
+                    new Measured("java -jar info", infoJar, true),
+                    new Measured("java -jar info without locale", infoJar, false));
             double[][] seconds = new double[measured.size()][runs];
             double[][] cpu = new double[measured.size()][runs];
             double[][] inJvm = new double[2][runs];
@@ -134,10 +137,14 @@ public final class Startup implements Callable<Integer> {
             row("`fsindex info`, `LANG=C.UTF-8`", seconds[2], javaVersion, cpu[2], javaCpu,
                     "≤ " + INFO_TARGET_RATIO + " ×", infoLocale <= INFO_TARGET_RATIO * javaVersion);
             row("`fsindex info`, no locale set", seconds[3], javaVersion, cpu[3], javaCpu, "", null);
+            row("`java -jar fsindex.jar info`, `LANG=C.UTF-8`", seconds[4], javaVersion, cpu[4], javaCpu, "", null);
+            row("`java -jar fsindex.jar info`, no locale set", seconds[5], javaVersion, cpu[5], javaCpu, "", null);
             out.println();
             out.printf(Locale.ROOT, "- Inside the lookup's JVM: `build()` %.3f s, `lookup` %.3f s (medians); the rest"
                     + " is the JVM starting and stopping.%n", median(inJvm[0]), median(inJvm[1]));
-            out.printf(Locale.ROOT, "- Without a locale, `info` ÷ with one: %.2f.%n", infoNoLocale / infoLocale);
+            out.printf(Locale.ROOT, "- Without a locale, `info` ÷ with one: %.2f through the script, %.2f through"
+                    + " `java -jar` (which starts a second JVM then).%n", infoNoLocale / infoLocale,
+                    median(seconds[5]) / median(seconds[4]));
             out.flush();
             return 0;
         } finally {
