@@ -1,6 +1,7 @@
 package io.fsindex.core;
 
 import io.fsindex.core.internal.Settings;
+import io.fsindex.core.internal.TableNames;
 import io.fsindex.core.scan.NioWalker;
 import io.fsindex.core.feed.FeedSettings;
 import io.fsindex.api.FsIndexConfigurationException;
@@ -151,7 +152,7 @@ abstract class IndexSettings<B extends IndexSettings<B>> {
             throw new FsIndexConfigurationException("tablePrefix must not be null");
         }
         try {
-            new FsTables(tablePrefix); // fail here, with the builder in hand, not at build()
+            new TableNames(tablePrefix); // fail here, with the builder in hand, not at build()
         } catch (IllegalArgumentException e) {
             throw new FsIndexConfigurationException(e.getMessage(), e);
         }
