@@ -54,9 +54,7 @@ final class Claims {
                     insertedClaimed = child != null && child.scanId() == scan && l.seen[i] == 0;
                 }
                 if (insertedClaimed) {
-                    if (st.bulkLoader != null) {
-                        freshDirs.add(id);
-                    }
+                    freshDirs.add(id);
                     l.subdirectories.add(new Directory(id, l.dir.id(), e.name(), l.dir.path().resolve(e.name())));
                 } else if (id != 0) {
                     // The claim itself checks the row's kind as it is now.

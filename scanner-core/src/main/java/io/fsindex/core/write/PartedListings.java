@@ -66,7 +66,8 @@ final class PartedListings {
         Listing applied = ctx.write(conn -> {
             Listing l = new Listing(dir, part, true);
             waves.applyWave(List.of(l));
-            if (l.owned && last) {
+            // A fresh directory has no rows but its parts' own (and a newer partial scan's trunk): none is missing.
+            if (l.owned && last && !l.fresh) {
                 markMissing(dir, parts.listable + l.listable());
             }
             return l;

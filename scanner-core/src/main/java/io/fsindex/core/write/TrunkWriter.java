@@ -77,16 +77,14 @@ final class TrunkWriter {
 
     /**
      * Once this scan has claimed its root, counts the root among {@link #freshDirs} if no row is below it (a cold
-     * scan's root, or one found empty): its listing then goes the way of any directory this scan inserted, by the
-     * bulk loader, part by part for a huge root as for a huge directory below it. Read after the claim, whose row
-     * lock waited for any older scan still writing below the root (each holds a share lock on it from its owner
-     * check until it commits), so the read sees such rows; none can be written below it afterwards but a newer
+     * scan's root, or one found empty): its listing then goes the way of any directory this scan inserted, reading
+     * no rows and by the bulk loader where there is one, part by part for a huge root as for a huge directory below
+     * it. Read after the claim, whose row lock waited for any older scan still writing below the root (each holds a
+     * share lock on it from its owner check until it commits; on SQLite every writer waits for the others), so the
+     * read sees such rows; none can be written below it afterwards but a newer
      * partial scan's trunk, which a fresh directory's listing leaves alone.
      */
     void rootIsFresh(long root) throws SQLException {
-        if (st.bulkLoader == null) {
-            return;
-        }
         try (ResultSet rs = ctx.q(st.anyChild).set("dir", root).statement.executeQuery()) {
             if (rs.next()) {
                 freshDirs.remove(root);             // a retried transaction may have found it empty

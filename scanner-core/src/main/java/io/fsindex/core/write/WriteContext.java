@@ -50,9 +50,9 @@ final class WriteContext {
      * rows that can be below one when this scan lists it are a newer partial scan's (the trunk down to its root, which
      * it writes without claiming), which this scan must leave alone anyway. So their listings read no existing rows,
      * and their new children go in by the engine's bulk loader where it can be used; a load that meets such a row
-     * fails and the transaction is retried with inserts ({@link io.fsindex.core.internal.LoadRefused}). Held only
-     * where the dialect has a loader; a directory leaves when it is listed, so the set is as big as the walk's
-     * frontier.
+     * fails and the transaction is retried with inserts ({@link io.fsindex.core.internal.LoadRefused}); without a
+     * loader they are inserted with conflict handling, which leaves such a row alone. A directory leaves when it is
+     * listed, so the set is as big as the walk's frontier.
      */
     private final Set<Long> freshDirs = new HashSet<>();
     /** Rows sent through the bulk loader, for tests that must know it was used. */
