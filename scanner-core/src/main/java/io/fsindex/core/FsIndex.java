@@ -177,6 +177,39 @@ public final class FsIndex implements IndexReader {
     }
 
     /**
+     * Scans one directory's own listing and waits for it: its entries are compared with the index, entries gone from
+     * it leave the index (with everything below them), and the scan descends only into subdirectories that are new
+     * to the directory (created, moved here from elsewhere, or no directory before), which it scans completely.
+     * Subdirectories the index already had are not listed and nothing below them changes. It is a scan like any
+     * other (it has an id, claims what it lists, and the README's guarantees hold for it); a watch runs one for each
+     * directory a filesystem event names. The scan is recorded as completed with the message
+     * {@value #DIRECTORY_SCAN}, so it is never taken for a scan of the whole tree.
+     *
+     * @param directory the directory to list
+     * @param options   how to scan, as for {@link #scan(Path, ScanOptions)}
+     * @return what the scan did
+     * @throws ScanFailedException   as {@link #scan(Path, ScanOptions)} does
+     * @throws CancellationException if the calling thread is interrupted (the scan is cancelled, interrupt kept)
+     */
+    public ScanResult scanDirectory(Path directory, ScanOptions options) {
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(options, "options");
+        ensureOpen();
+        FileNameEncoding.requireUtf8(directory);
+        ScanSession session = launcher.start(directory, options, true);
+        try {
+            return session.await();
+        } catch (InterruptedException e) {
+            session.cancel();
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while scanning " + directory + "; the scan was cancelled");
+        }
+    }
+
+    /** The message a completed {@link #scanDirectory directory scan} is recorded with in the scans table. */
+    public static final String DIRECTORY_SCAN = "directory scan";
+
+    /**
      * How many write transactions this index has run again, since it was opened, because the database was busy,
      * deadlocked or refused a bulk load; each retry is also logged at DEBUG by {@code io.fsindex.core.internal.Database}. A
      * count that keeps rising means scans are waiting on each other or on other writers.

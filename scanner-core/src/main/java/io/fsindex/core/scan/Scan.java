@@ -35,6 +35,8 @@ public final class Scan {
     private volatile boolean cancelled;
     /** Hashes files' content after their directory's listing is applied; null when the scan reads no content. */
     private ContentIndexer content;
+    /** A directory scan ({@link #listRootOnly}): lists the root, then walks only the subdirectories its sink claimed. */
+    private boolean rootOnly;
 
     private final List<ScanError> errors = new ArrayList<>();
     private long directories, added, modified, moved, unchanged, skipped;
@@ -159,13 +161,48 @@ public final class Scan {
         listener.started(scanId, root);
         FileSink.Applied top = begin(sink, root);
         if (!top.subdirectories().isEmpty()) {
-            new Walk(this, sink, top.subdirectories().get(0), rootAndTrunk).run();
+            Walk walk = new Walk(this, sink, top.subdirectories().get(0), rootAndTrunk, true, rootOnly);
+            walk.run();
+            if (rootOnly) {
+                walkNewSubdirectories(sink, walk.claimedNotListed());
+            }
         }
         long deleted = sink.finish(true);
         ScanResult result = new ScanResult(scanId, root, added, modified, moved, unchanged, deleted, skipped, errors,
                 Duration.ofNanos(System.nanoTime() - start));
         listener.finished(result);
         return result;
+    }
+
+    /**
+     * Makes this a directory scan: the walker thread lists the root only, and the scan then walks just the
+     * subdirectories the sink claimed from the root's listing (a sink in directory mode claims only new ones, see
+     * {@code SqlFileSink#descendOnlyIntoNew}), each completely. Call before {@link #run}.
+     */
+    public void listRootOnly() {
+        rootOnly = true;
+    }
+
+    public boolean isRootOnly() {
+        return rootOnly;
+    }
+
+    /**
+     * The rest of a directory scan: each subdirectory its root's listing claimed (new, moved here or now a directory)
+     * is walked completely, one after the other in name order, with the same protocol as any walk.
+     */
+    private void walkNewSubdirectories(FileSink sink, List<Directory> claimed) {
+        claimed.sort(java.util.Comparator.comparing(Directory::name));
+        for (Directory sub : claimed) {
+            checkNotCancelled();
+            Object key;
+            try {
+                key = walker.stat(sub.path()).fileKey();
+            } catch (IOException e) {
+                key = null;                      // gone or unreadable: its walk says so
+            }
+            new Walk(this, sink, sub, new Ancestors(key, rootAndTrunk), false, false).run();
+        }
     }
 
     private FileSink.Applied begin(FileSink sink, Path root) {

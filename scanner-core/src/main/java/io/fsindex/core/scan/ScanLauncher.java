@@ -76,12 +76,23 @@ public final class ScanLauncher {
 
     /** Starts scanning {@code root}, as {@code FsIndex.startScan} says. */
     public ScanSession start(Path root, ScanOptions options) {
+        return start(root, options, false);
+    }
+
+    /**
+     * Starts scanning {@code root}; a directory scan ({@code directoryOnly}, {@code FsIndex.scanDirectory}) lists the
+     * root and walks only the subdirectories new to it.
+     */
+    public ScanSession start(Path root, ScanOptions options, boolean directoryOnly) {
         Connection c = null;
         try {
             c = db.connectLive();           // a scan holds its connection throughout: not one a server dropped
             long id = lifecycle.start(c, root.toAbsolutePath().normalize().toString());
             Scan scan = new Scan(id, root, options.walker() != null ? options.walker() : walker, options,
                     partEntries);
+            if (directoryOnly) {
+                scan.listRootOnly();
+            }
             DefaultScanSession session = new DefaultScanSession(scan, root);
             running.add(session);
             lifecycle.startBeating(id);
@@ -107,10 +118,13 @@ public final class ScanLauncher {
                 SqlFileSink sink = new SqlFileSink(db, statements.get(), c, scan.scanId(), scan.walker(), scan.listener(),
                         feedSettings, scan.options().contentHashing() != ContentHashing.OFF,
                         scan.partEntries());
+                if (scan.isRootOnly()) {
+                    sink.descendOnlyIntoNew();
+                }
                 result = scan.run(sink);
                 failure = null;
                 state = "COMPLETED";
-                message = null;
+                message = scan.isRootOnly() ? FsIndex.DIRECTORY_SCAN : null;
             } catch (CancellationException e) {
                 failure = e;
                 state = "CANCELLED";

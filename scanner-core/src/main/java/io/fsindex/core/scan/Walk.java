@@ -54,7 +54,18 @@ final class Walk {
     /** Directories claimed in applied groups whose listings have not been taken from the queue yet. */
     private final java.util.Map<Path, Directory> claimed = new java.util.HashMap<>();
 
-    Walk(Scan scan, FileSink sink, Directory top, Ancestors rootAndTrunk) {
+    /** Whether {@link #top} is the scan root (its failure fails the scan). */
+    private final boolean topIsRoot;
+    /** Whether the walker thread lists {@link #top} only (the first walk of a directory scan). */
+    private final boolean topOnly;
+
+    /**
+     * A walk from {@code top}, whose ancestors (itself included) are {@code rootAndTrunk}; {@code topIsRoot} if it is
+     * the scan root, and {@code topOnly} to list nothing but it.
+     */
+    Walk(Scan scan, FileSink sink, Directory top, Ancestors rootAndTrunk, boolean topIsRoot, boolean topOnly) {
+        this.topIsRoot = topIsRoot;
+        this.topOnly = topOnly;
         this.scan = scan;
         this.scanId = scan.scanId();
         this.walker = scan.walker();
@@ -225,8 +236,13 @@ final class Walk {
         }
     }
 
+    /** The subdirectories claimed whose listings this walk did not read (all of them, after a top-only walk). */
+    List<Directory> claimedNotListed() {
+        return new ArrayList<>(claimed.values());
+    }
+
     private void failed(Directory dir, Listed l) {
-        if (dir == top) {
+        if (dir == top && topIsRoot) {
             if (l.vanished() && l.replacement() != null && l.failure() == null) {
                 throw new ScanFailedException("scan root was replaced by a " + l.replacement().kind()
                         + " while scanning: " + dir.path() + "; nothing was deleted", null);
@@ -282,6 +298,9 @@ final class Walk {
             while (!stack.isEmpty() && !stop) {
                 Object[] next = stack.pop();
                 List<Object[]> subdirectories = listOne((Path) next[0], (Ancestors) next[1]);
+                if (topOnly) {
+                    break;                       // a directory scan walks what the top's listing claimed later
+                }
                 for (int i = subdirectories.size() - 1; i >= 0; i--) {
                     stack.push(subdirectories.get(i));
                 }

@@ -20,12 +20,23 @@ final class Claims {
     private final Statements st;
     private final long scan;
     private final Set<Long> freshDirs;
+    /** A directory scan's: claims only subdirectories new to their place ({@link #descendOnlyIntoNew}). */
+    private boolean onlyNewSubdirectories;
 
     Claims(WriteContext ctx) {
         this.ctx = ctx;
         this.st = ctx.st();
         this.scan = ctx.scan();
         this.freshDirs = ctx.freshDirs();
+    }
+
+    /**
+     * From now on a listing claims (so the scan descends into) only the subdirectories that are new to their place
+     * (inserted, moved here, back from being found gone) or were not directories before; the others are left
+     * unclaimed and so unlisted, and nothing below them is marked or swept.
+     */
+    void descendOnlyIntoNew() {
+        onlyNewSubdirectories = true;
     }
 
     /** Claims the listings' subdirectories for this scan, in one batch, and lists the ones won on each listing. */
@@ -56,6 +67,9 @@ final class Claims {
                 if (insertedClaimed) {
                     freshDirs.add(id);
                     l.subdirectories.add(new Directory(id, l.dir.id(), e.name(), l.dir.path().resolve(e.name())));
+                } else if (onlyNewSubdirectories && l.ids[i] != 0 && l.seen[i] != Listing.MOVED
+                        && l.seen[i] != Listing.REVIVED && !l.newDirectories.get(i)) {
+                    continue;                   // a directory scan leaves a directory it had alone, unlisted
                 } else if (id != 0) {
                     // The claim itself checks the row's kind as it is now.
                     toClaim.add(id);

@@ -51,6 +51,8 @@ final class Listing {
     final List<Row> converted = new ArrayList<>();
     long skipped, unchanged, moved, back, modified, revived, triedInserting, inserted;
     final List<Directory> subdirectories = new ArrayList<>();
+    /** Entries that are directories now but whose rows were not live directories (orphans or other kinds). */
+    final java.util.BitSet newDirectories = new java.util.BitSet();
 
     Listing(Directory dir, List<WalkedEntry> entries) {
         this(dir, entries, false);
@@ -157,6 +159,9 @@ final class Listing {
         Long key = WriteContext.keyOf(stat);
         if (!same && FileKind.DIRECTORY.name().equals(kind) && !stat.isDirectory()) {
             converted.add(Row.read(rs));
+        }
+        if (stat.isDirectory() && (orphan || !FileKind.DIRECTORY.name().equals(kind))) {
+            newDirectories.set(i);          // for a directory scan: walked although it has a row
         }
         if (orphan) {
             seen[i] = REVIVED;              // back where it was found gone: in the index again

@@ -42,6 +42,7 @@ import java.util.List;
  */
 public final class SqlFileSink implements FileSink {
     private final WriteContext ctx;
+    private final Claims claims;
     private final Statements st;
     private final long scan;
     private final FeedSettings settings;
@@ -62,11 +63,19 @@ public final class SqlFileSink implements FileSink {
         this.ctx = new WriteContext(db, st, c, scan, walker, listener, wantsChanges(listener), fingerprintMoves,
                 2 * partEntries);
         this.sweeper = new Sweeper(ctx);
-        Claims claims = new Claims(ctx);
+        this.claims = new Claims(ctx);
         this.waves = new ListingWaves(ctx, sweeper, new MoveDetector(ctx), new RowWriter(ctx), new RowUpdater(ctx),
                 claims);
         this.parts = new PartedListings(ctx, waves);
         this.trunk = new TrunkWriter(ctx, claims, sweeper);
+    }
+
+    /**
+     * Makes this the sink of a directory scan: a listing claims (so the scan descends into) only the subdirectories
+     * new to their place; the others are neither listed nor marked, and nothing below them is swept.
+     */
+    public void descendOnlyIntoNew() {
+        claims.descendOnlyIntoNew();
     }
 
     /** True if the listener overrides {@link ScanListener#changed}, so reading the changes back is worth it. */
