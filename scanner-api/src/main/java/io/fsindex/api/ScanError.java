@@ -34,7 +34,16 @@ public record ScanError(Path path, Reason reason, String message) {
         /** Following a symbolic link would revisit one of its own ancestors. */
         SYMLINK_LOOP,
         /** Any other I/O failure while reading the filesystem. */
-        IO_ERROR
+        IO_ERROR,
+        /**
+         * A watch lost change notifications for this subtree (the event queue overflowed); it scans the subtree again.
+         */
+        EVENTS_LOST,
+        /**
+         * A watch cannot watch this directory (the kernel's watch limit, a filesystem without notifications, a
+         * registration error, or a missing root); it scans the subtree periodically instead and says what to do.
+         */
+        NOT_WATCHED
     }
 
     @Override

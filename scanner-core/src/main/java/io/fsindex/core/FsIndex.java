@@ -24,11 +24,13 @@ import io.fsindex.api.FsIndexException;
 import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.IndexReader;
+import io.fsindex.api.IndexWatch;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.api.Walker;
+import io.fsindex.api.WatchOptions;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
 import java.nio.file.Path;
@@ -181,8 +183,8 @@ public final class FsIndex implements IndexReader {
      * it leave the index (with everything below them), and the scan descends only into subdirectories that are new
      * to the directory (created, moved here from elsewhere, or no directory before), which it scans completely.
      * Subdirectories the index already had are not listed and nothing below them changes. It is a scan like any
-     * other (it has an id, claims what it lists, and the README's guarantees hold for it); a watch runs one for each
-     * directory a filesystem event names. The scan is recorded as completed with the message
+     * other (it has an id, claims what it lists, and the README's guarantees hold for it); {@link #watch} runs one
+     * for each directory a filesystem event names. The scan is recorded as completed with the message
      * {@value #DIRECTORY_SCAN}, so it is never taken for a scan of the whole tree.
      *
      * @param directory the directory to list
@@ -208,6 +210,25 @@ public final class FsIndex implements IndexReader {
 
     /** The message a completed {@link #scanDirectory directory scan} is recorded with in the scans table. */
     public static final String DIRECTORY_SCAN = "directory scan";
+
+    /**
+     * Keeps the index of {@code root} current until the returned handle is closed: scans {@code root} (unless a
+     * completed scan of it is recent enough, see {@link WatchOptions#skipInitialScanWithin}), then follows the
+     * filesystem's change notifications with {@link #scanDirectory directory scans} of the directories they name,
+     * and falls back to scanning a subtree whenever notifications were lost or cannot be had. See the README,
+     * "Watching a tree".
+     *
+     * @param root    the directory to watch
+     * @param options how to watch
+     * @return the running watch; close it to stop
+     * @throws ScanFailedException if the root is missing or the initial scan fails; nothing is watched then
+     */
+    public IndexWatch watch(Path root, WatchOptions options) {
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(options, "options");
+        ensureOpen();
+        return io.fsindex.core.watch.TreeWatcher.start(this, root, options);
+    }
 
     /**
      * How many write transactions this index has run again, since it was opened, because the database was busy,

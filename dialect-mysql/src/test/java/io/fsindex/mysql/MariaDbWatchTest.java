@@ -1,0 +1,12 @@
+package io.fsindex.mysql;
+
+import io.fsindex.testkit.TestDatabase;
+import io.fsindex.testkit.WatchConformanceTest;
+
+/** Watching a tree on a real MariaDB 10.11 server (see {@link TestServer}). */
+class MariaDbWatchTest extends WatchConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mariadb().database();
+    }
+}

@@ -1,0 +1,136 @@
+package io.fsindex.core.watch;
+
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Registers directories with the JDK's {@link WatchService} (on Linux one inotify watch each) and knows where each
+ * registration's directory is now. The JDK names a key by the path it was first registered with and hands back the
+ * same key when the directory is registered again under a new path (inotify watches the inode, which a rename keeps),
+ * so the current path of each key is kept here and updated whenever a moved directory is registered again.
+ */
+final class DirectoryRegistry implements AutoCloseable {
+    /** What the kernel says when {@code fs.inotify.max_user_watches} is used up (the JDK's message for ENOSPC). */
+    static final String LIMIT_MESSAGE = "User limit of inotify watches reached";
+
+    /** A directory that could not be registered, and why. */
+    record Failure(Path directory, IOException cause) {
+        boolean isWatchLimit() {
+            return String.valueOf(cause.getMessage()).contains("inotify watches");
+        }
+    }
+
+    private final WatchService service;
+    private final Map<WatchKey, Path> paths = new ConcurrentHashMap<>();
+    private final int maxWatches;
+
+    DirectoryRegistry(FileSystem fs, int maxWatches) throws IOException {
+        this.service = fs.newWatchService();
+        this.maxWatches = maxWatches;
+    }
+
+    /** Registers one directory (again, after a move); throws as the JDK does, or at the test's lowered limit. */
+    WatchKey register(Path dir) throws IOException {
+        if (paths.size() >= maxWatches) {
+            throw new IOException(LIMIT_MESSAGE + " (lowered to " + maxWatches + ")");
+        }
+        WatchKey key = dir.register(service, StandardWatchEventKinds.ENTRY_CREATE,
+                StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY);
+        paths.put(key, dir);
+        return key;
+    }
+
+    /**
+     * Registers {@code top} and every directory below it (links are not followed), again where registered already.
+     * A directory that cannot be registered is skipped with its subtree; those are returned, at most one of them
+     * below another.
+     */
+    List<Failure> registerTree(Path top) {
+        List<Failure> failures = new ArrayList<>();
+        try {
+            Files.walkFileTree(top, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    try {
+                        register(dir);
+                        return FileVisitResult.CONTINUE;
+                    } catch (IOException e) {
+                        failures.add(new Failure(dir, e));
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    // Gone or unreadable: a scan lists it (or not) and reports what it cannot read.
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            failures.add(new Failure(top, e));
+        }
+        return failures;
+    }
+
+    /** The directory a key watches now, or null if the key is no longer known. */
+    Path pathOf(WatchKey key) {
+        return paths.get(key);
+    }
+
+    /** Forgets a key the JDK has cancelled (its directory was deleted or became unreadable). */
+    void forget(WatchKey key) {
+        paths.remove(key);
+        key.cancel();
+    }
+
+    /** Cancels every registration except {@code keep}'s. */
+    void forgetAllBut(WatchKey keep) {
+        for (WatchKey key : List.copyOf(paths.keySet())) {
+            if (key != keep) {
+                forget(key);
+            }
+        }
+    }
+
+    /** How many registered directories are {@code top} or below it. */
+    long directoriesUnder(Path top) {
+        return paths.values().stream().filter(p -> p.startsWith(top)).count();
+    }
+
+    int size() {
+        return paths.size();
+    }
+
+    /** The next key with events, waiting up to {@code millis}; null if none came. */
+    WatchKey poll(long millis) throws InterruptedException {
+        return service.poll(millis, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        try {
+            service.close();
+        } catch (IOException e) {
+            // Closing releases the inotify descriptor; nothing is left to do if that fails.
+        }
+        paths.clear();
+    }
+}

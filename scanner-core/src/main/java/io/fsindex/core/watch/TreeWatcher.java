@@ -1,0 +1,476 @@
+package io.fsindex.core.watch;
+
+import io.fsindex.api.IndexWatch;
+import io.fsindex.api.ScanError;
+import io.fsindex.api.ScanFailedException;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanRecord;
+import io.fsindex.api.WatchOptions;
+import io.fsindex.api.WatchState;
+import io.fsindex.core.FsIndex;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the index of one tree current ({@link FsIndex#watch}): an event thread turns the filesystem's change
+ * notifications into {@link PendingWork}, and a scan thread runs the scans that work asks for, one at a time, and
+ * delivers the watch's own reports to the listener between them. Whatever notifications cannot cover (lost events,
+ * directories that cannot be watched, a missing root) is reported and answered with scans; see the README, "Watching
+ * a tree".
+ */
+public final class TreeWatcher implements IndexWatch {
+    private static final Logger LOG = LoggerFactory.getLogger(TreeWatcher.class);
+    /** How often a missing root is looked for. */
+    private static final long ROOT_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How long a scan that failed for another reason than its directory being gone waits to be tried again. */
+    private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * Filesystem types whose changes made elsewhere (another machine, the server) give no notification here, so
+     * their trees are also scanned periodically.
+     */
+    private static final Set<String> REMOTE_TYPES = Set.of("nfs", "nfs4", "cifs", "smb", "smb2", "smb3", "smbfs",
+            "fuse.sshfs", "sshfs", "9p", "afs", "ceph", "fuse.ceph", "glusterfs", "fuse.glusterfs", "lustre",
+            "fuse.rclone", "davfs", "fuse.s3fs");
+
+    private final FsIndex index;
+    private final Path root;
+    private final WatchOptions options;
+    private final ScanOptions scanOptions;
+    private final ScanListener listener;
+    private final DirectoryRegistry registry;
+    private final PendingWork pending;
+    private final ConcurrentLinkedQueue<ScanError> reports = new ConcurrentLinkedQueue<>();
+    /** Subtrees that could not be registered: scanned every {@code unwatchedRescanEvery}, registration retried. */
+    private final Set<Path> unwatched = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final AtomicLong scans = new AtomicLong();
+    private final AtomicLong fallbacks = new AtomicLong();
+    private volatile Instant lastFullRescan;
+    private volatile boolean rootMissing;
+    private volatile boolean closed;
+    /** The root is on a filesystem that misses remote changes: it is rescanned periodically as a whole. */
+    private boolean remote;
+    /** The root's parent's registration, which tells when the root itself is removed or comes back. */
+    private WatchKey rootParentKey;
+    private Thread eventThread;
+    private Thread scanThread;
+
+    private TreeWatcher(FsIndex index, Path root, WatchOptions options, DirectoryRegistry registry) {
+        this.index = index;
+        this.root = root;
+        this.options = options;
+        this.scanOptions = options.scanOptions().withRemoveMissingRoot(false);
+        this.listener = scanOptions.listener();
+        this.registry = registry;
+        this.pending = new PendingWork(root, options.settle().toNanos(), registry::directoriesUnder);
+    }
+
+    /**
+     * Starts watching {@code root}; {@link FsIndex#watch} calls this.
+     *
+     * @param index   the index to keep current
+     * @param root    the directory to watch
+     * @param options how to watch
+     * @return the running watch
+     */
+    public static IndexWatch start(FsIndex index, Path root, WatchOptions options) {
+        return start(index, root, options, Integer.MAX_VALUE);
+    }
+
+    /** Starts watching with at most {@code maxWatches} registrations (a test lowers it to reach the limit). */
+    static TreeWatcher start(FsIndex index, Path root, WatchOptions options, int maxWatches) {
+        Path real;
+        try {
+            real = root.toAbsolutePath().normalize().toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new ScanFailedException("cannot watch " + root + ": it does not exist", e);
+        } catch (IOException e) {
+            throw new ScanFailedException("cannot watch " + root + ": " + e, e);
+        }
+        if (!Files.isDirectory(real)) {
+            throw new ScanFailedException("cannot watch " + real + ": not a directory", null);
+        }
+        DirectoryRegistry registry;
+        try {
+            registry = new DirectoryRegistry(real.getFileSystem(), maxWatches);
+        } catch (IOException e) {
+            throw new ScanFailedException("cannot watch " + real + ": no watch service (" + e.getMessage()
+                    + "); on Linux raise fs.inotify.max_user_instances, or scan periodically instead", e);
+        }
+        TreeWatcher w = new TreeWatcher(index, real, options, registry);
+        try {
+            w.begin();
+        } catch (RuntimeException | Error e) {
+            w.closed = true;
+            registry.close();
+            throw e;
+        }
+        return w;
+    }
+
+    /** Registers the tree, scans it unless a recent complete scan makes that unneeded, and starts the threads. */
+    private void begin() {
+        // Registered before the initial scan, so nothing that changes after the scan lists a directory goes unseen.
+        registerTree(root);
+        if (root.getParent() != null) {
+            try {
+                rootParentKey = registry.register(root.getParent());
+            } catch (IOException e) {
+                // Without it the root's disappearance is found by its own registration ending, and by the scans.
+                LOG.debug("cannot watch the parent of {}: {}", root, e.toString());
+            }
+        }
+        try {
+            String type = Files.getFileStore(root).type();
+            if (REMOTE_TYPES.contains(type)) {
+                remote = true;
+                fallback(root, ScanError.Reason.NOT_WATCHED, "the watched tree is on a " + type + " filesystem,"
+                        + " which gives no notification of changes made by other machines; it is scanned whole every "
+                        + options.unwatchedRescanEvery() + " (WatchOptions.withUnwatchedRescanEvery)", false);
+            }
+        } catch (IOException e) {
+            LOG.debug("cannot read the filesystem type of {}: {}", root, e.toString());
+        }
+        if (!recentlyScanned()) {
+            runScan(new PendingWork.Work(root, true, false), true);
+        }
+        deliverReports();
+        eventThread = new Thread(this::events, "fsindex-watch-events");
+        scanThread = new Thread(this::scanLoop, "fsindex-watch-scans");
+        eventThread.setDaemon(true);
+        scanThread.setDaemon(true);
+        eventThread.start();
+        scanThread.start();
+        LOG.info("watching {} ({} directories)", root, registry.size());
+    }
+
+    /** Whether a complete scan of the root finished within {@code skipInitialScanWithin}. */
+    private boolean recentlyScanned() {
+        if (options.skipInitialScanWithin().isZero()) {
+            return false;
+        }
+        Instant since = Instant.now().minus(options.skipInitialScanWithin());
+        for (ScanRecord r : index.info(200).recentScans()) {
+            if (root.toString().equals(r.root()) && "COMPLETED".equals(r.state()) && r.message() == null
+                    && r.finishedAt() != null && r.finishedAt().isAfter(since)) {
+                lastFullRescan = r.finishedAt();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Registers a tree; what cannot be registered is reported and scanned periodically instead. */
+    private void registerTree(Path top) {
+        registerTree(top, Set.of());
+    }
+
+    /** As {@link #registerTree(Path)}; a failure for a directory in {@code reported} is not reported again. */
+    private void registerTree(Path top, Set<Path> reported) {
+        for (DirectoryRegistry.Failure f : registry.registerTree(top)) {
+            unwatched.removeIf(p -> p.startsWith(f.directory()));
+            unwatched.add(f.directory());
+            if (reported.contains(f.directory())) {
+                pending.subtree(f.directory(), System.nanoTime(), 0);
+                continue;
+            }
+            String what = f.isWatchLimit()
+                    ? "the kernel's limit of inotify watches is reached; raise it (sysctl"
+                    + " fs.inotify.max_user_watches=1048576, and in /etc/sysctl.d to keep it)"
+                    : "it cannot be registered for change notifications (" + f.cause().getMessage() + ")";
+            fallback(f.directory(), ScanError.Reason.NOT_WATCHED, "cannot watch " + f.directory() + ": " + what
+                    + "; until it can be watched, its subtree is scanned every " + options.unwatchedRescanEvery(),
+                    true);
+        }
+    }
+
+    /** Reports a fallback (to the log now, to the listener from the scan thread) and, if asked, rescans the subtree. */
+    private void fallback(Path dir, ScanError.Reason reason, String message, boolean rescan) {
+        fallbacks.incrementAndGet();
+        LOG.warn(message);
+        reports.add(new ScanError(dir, reason, message));
+        if (rescan) {
+            pending.subtree(dir, System.nanoTime(), 0);
+        }
+    }
+
+    // ---- the event thread ----
+
+    private void events() {
+        try {
+            while (!closed) {
+                WatchKey key = registry.poll(1000);
+                if (key != null) {
+                    handle(key);
+                }
+            }
+        } catch (InterruptedException | ClosedWatchServiceException e) {
+            // Closed.
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.error("the watch of {} stopped following events; closing it", root, e);
+                reports.add(new ScanError(root, ScanError.Reason.NOT_WATCHED, "the watch stopped following events ("
+                        + e + "); the index is no longer kept current, watch again"));
+            }
+        }
+    }
+
+    private void handle(WatchKey key) {
+        Path dir = registry.pathOf(key);
+        List<WatchEvent<?>> events = key.pollEvents();
+        if (key == rootParentKey) {
+            for (WatchEvent<?> e : events) {
+                if (e.kind() == StandardWatchEventKinds.OVERFLOW || root.getFileName().equals(e.context())) {
+                    rootNameChanged();
+                }
+            }
+            key.reset();
+            return;
+        }
+        if (dir == null || rootMissing) {
+            key.cancel();
+            return;
+        }
+        long now = System.nanoTime();
+        for (WatchEvent<?> e : events) {
+            if (e.kind() == StandardWatchEventKinds.OVERFLOW) {
+                overflowed(dir);
+                continue;
+            }
+            Path child = dir.resolve((Path) e.context());
+            boolean created = e.kind() == StandardWatchEventKinds.ENTRY_CREATE;
+            pending.directory(dir, created, now);
+            if (created && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
+                // At once, so what is created in it from now on is seen; the scan of dir lists it whole.
+                registerTree(child);
+            }
+        }
+        if (!key.reset()) {
+            registry.forget(key);
+            if (dir.equals(root)) {
+                checkRoot();
+            }
+        }
+    }
+
+    /** Events for {@code dir} were lost (the kernel's queue or the JDK's per-directory list overflowed). */
+    void overflowed(Path dir) {
+        fallback(dir, ScanError.Reason.EVENTS_LOST, "change notifications were lost for " + dir + " (the event"
+                + " queue overflowed); its subtree is scanned again. If this recurs, raise"
+                + " fs.inotify.max_queued_events or a longer settle window will not help: fewer changes at once will",
+                true);
+    }
+
+    /**
+     * The root's name changed in its parent: it is gone, or (if a directory is there) another directory or the same
+     * one back may be there now, so the tree is registered anew and scanned whole.
+     */
+    private synchronized void rootNameChanged() {
+        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+            checkRoot();
+        } else if (!rootMissing) {
+            registry.forgetAllBut(rootParentKey);
+            registerTree(root);
+            pending.subtree(root, System.nanoTime(), 0);
+        }
+    }
+
+    /** Looks at the root: if it is gone, stops watching below it until it is back; nothing is deleted. */
+    private synchronized void checkRoot() {
+        if (rootMissing || Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        rootMissing = true;
+        registry.forgetAllBut(rootParentKey);
+        pending.clear();
+        fallbacks.incrementAndGet();
+        String message = "the watched root " + root + " is gone (deleted, moved away or unmounted); nothing was"
+                + " deleted from the index, and the watch resumes with a scan when it is back";
+        LOG.warn(message);
+        reports.add(new ScanError(root, ScanError.Reason.NOT_WATCHED, message));
+        pending.wake();                 // the scan thread reports it and looks for the root every second
+    }
+
+    // ---- the scan thread ----
+
+    private void scanLoop() {
+        long nextSafety = options.rescanEvery().isZero() ? Long.MAX_VALUE
+                : System.nanoTime() + options.rescanEvery().toNanos();
+        long nextUnwatched = System.nanoTime() + options.unwatchedRescanEvery().toNanos();
+        try {
+            while (!closed) {
+                deliverReports();
+                long now = System.nanoTime();
+                if (rootMissing) {
+                    if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+                        rootBack();
+                    } else {
+                        pending.clear();
+                        pending.await(now, now + ROOT_CHECK_NANOS);
+                        continue;
+                    }
+                }
+                if (now >= nextSafety) {
+                    pending.subtree(root, now, 0);
+                    nextSafety = now + options.rescanEvery().toNanos();
+                }
+                if (now >= nextUnwatched) {
+                    retryUnwatched(now);
+                    nextUnwatched = now + options.unwatchedRescanEvery().toNanos();
+                }
+                List<PendingWork.Work> due = pending.takeDue(now);
+                if (due.isEmpty()) {
+                    pending.await(now, Math.min(nextSafety, nextUnwatched));
+                    continue;
+                }
+                for (PendingWork.Work w : due) {
+                    if (closed || rootMissing) {
+                        break;
+                    }
+                    runScan(w, false);
+                    deliverReports();
+                }
+            }
+        } catch (InterruptedException | CancellationException e) {
+            // Closed.
+        }
+    }
+
+    /** Scans the unwatched subtrees (and a remote root) and tries to watch them again. */
+    private void retryUnwatched(long now) {
+        if (remote) {
+            pending.subtree(root, now, 0);
+        }
+        Set<Path> before = Set.copyOf(unwatched);
+        for (Path p : before) {
+            unwatched.remove(p);
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                registerTree(p, before);         // puts it back if it still cannot be watched
+                pending.subtree(p, now, 0);
+            } else if (p.getParent() != null && p.startsWith(root)) {
+                pending.directory(p.getParent(), false, now);
+            }
+        }
+        if (!before.isEmpty() && unwatched.isEmpty()) {
+            LOG.info("every directory below {} is watched again", root);
+        }
+    }
+
+    private void rootBack() {
+        rootMissing = false;
+        LOG.info("the watched root {} is back; scanning it", root);
+        registerTree(root);
+        pending.subtree(root, System.nanoTime(), 0);
+    }
+
+    /** Runs one scan; a directory gone meanwhile passes the work to its parent, the root's absence to checkRoot. */
+    private void runScan(PendingWork.Work w, boolean initial) {
+        try {
+            if (w.subtree()) {
+                index.scan(w.path(), scanOptions);
+                if (w.path().equals(root)) {
+                    lastFullRescan = Instant.now();
+                }
+            } else {
+                index.scanDirectory(w.path(), scanOptions);
+            }
+            scans.incrementAndGet();
+        } catch (ScanFailedException e) {
+            if (initial) {
+                throw e;
+            }
+            if (!Files.exists(w.path(), LinkOption.NOFOLLOW_LINKS)) {
+                if (w.path().equals(root)) {
+                    checkRoot();
+                } else {
+                    // Gone: its parent's listing says so (and sweeps it); a miss up to the root ends at checkRoot.
+                    pending.directory(w.path().getParent(), false, System.nanoTime());
+                }
+                return;
+            }
+            retryLater(w, e);
+        } catch (CancellationException e) {
+            if (!closed) {
+                retryLater(w, e);
+            }
+        } catch (RuntimeException e) {
+            if (initial) {
+                throw e;
+            }
+            retryLater(w, e);
+        }
+    }
+
+    private void retryLater(PendingWork.Work w, Exception e) {
+        String message = "scanning " + w.path() + " for the watch failed (" + e.getMessage() + "); its subtree is"
+                + " scanned again in " + TimeUnit.NANOSECONDS.toSeconds(RETRY_NANOS) + " s";
+        LOG.warn(message);
+        reports.add(new ScanError(w.path(), ScanError.Reason.IO_ERROR, message));
+        pending.subtree(w.path(), System.nanoTime(), RETRY_NANOS);
+    }
+
+    private void deliverReports() {
+        for (ScanError r = reports.poll(); r != null; r = reports.poll()) {
+            try {
+                listener.error(r);
+            } catch (RuntimeException e) {
+                LOG.warn("the scan listener failed on a watch report: {}", e.toString());
+            }
+        }
+    }
+
+    // ---- the handle ----
+
+    @Override
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public WatchState state() {
+        return new WatchState(rootMissing ? 0 : registry.size() - (rootParentKey == null ? 0 : 1), unwatched.size(),
+                pending.size(), scans.get(), fallbacks.get(), lastFullRescan, rootMissing);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        pending.stop();
+        registry.close();
+        for (Thread t : new Thread[] {eventThread, scanThread}) {
+            if (t != null) {
+                t.interrupt();
+            }
+        }
+        for (Thread t : new Thread[] {eventThread, scanThread}) {
+            if (t != null && t != Thread.currentThread()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        LOG.info("stopped watching {}", root);
+    }
+}

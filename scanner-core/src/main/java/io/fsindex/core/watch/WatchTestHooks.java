@@ -1,0 +1,39 @@
+package io.fsindex.core.watch;
+
+import io.fsindex.api.IndexWatch;
+import io.fsindex.api.WatchOptions;
+import io.fsindex.core.FsIndex;
+import java.nio.file.Path;
+
+/**
+ * Not API: for fsindex's own tests, which must reach a watch's fallbacks without exhausting the machine's inotify
+ * watches or flooding its event queue. Public only because the conformance tests live in another module.
+ */
+public final class WatchTestHooks {
+    private WatchTestHooks() {
+    }
+
+    /**
+     * Starts a watch as {@link FsIndex#watch} does, but one that can register at most {@code maxWatches}
+     * directories, failing beyond that as the kernel does when {@code fs.inotify.max_user_watches} is reached.
+     *
+     * @param index      the index to keep current
+     * @param root       the directory to watch
+     * @param options    how to watch
+     * @param maxWatches the most directories it may register
+     * @return the running watch
+     */
+    public static IndexWatch startWithWatchLimit(FsIndex index, Path root, WatchOptions options, int maxWatches) {
+        return TreeWatcher.start(index, root, options, maxWatches);
+    }
+
+    /**
+     * Makes the watch handle an event-queue overflow for {@code dir}, as it handles one the JDK reports.
+     *
+     * @param watch a watch started by fsindex
+     * @param dir   the directory whose events were lost
+     */
+    public static void overflow(IndexWatch watch, Path dir) {
+        ((TreeWatcher) watch).overflowed(dir);
+    }
+}

@@ -1,0 +1,248 @@
+package io.fsindex.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fsindex.api.Change;
+import io.fsindex.api.ChangeType;
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.IndexWatch;
+import io.fsindex.api.ScanError;
+import io.fsindex.api.ScanListener;
+import io.fsindex.api.WatchOptions;
+import io.fsindex.core.FsIndex;
+import io.fsindex.core.watch.WatchTestHooks;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Watching a tree ({@link FsIndex#watch}) on the real filesystem and a real database: the index follows the tree
+ * through churn, lost events and unwatchable directories are reported and answered with rescans, moves keep ids, a
+ * root that goes away deletes nothing, and a full scan from another scanner meanwhile breaks no guarantee. Every
+ * wait polls for an outcome with a generous deadline; no test asserts how fast the watch is.
+ */
+public abstract class WatchConformanceTest extends IndexTest {
+    private static final Duration CONVERGE = Duration.ofSeconds(60);
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    /** What the watch reported through the listener. */
+    private final List<ScanError> reports = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void closeWatches() throws Exception {
+        for (AutoCloseable c : closing) {
+            c.close();
+        }
+    }
+
+    private WatchOptions options() {
+        return WatchOptions.defaults().withSettle(Duration.ofMillis(100)).withListener(new ScanListener() {
+            @Override
+            public void error(ScanError error) {
+                reports.add(error);
+            }
+        });
+    }
+
+    private IndexWatch watching(IndexWatch watch) {
+        closing.add(watch);
+        return watch;
+    }
+
+    /** Waits until {@code condition} holds; fails with {@code what} after {@link #CONVERGE}. */
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + CONVERGE.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited %s for: %s", CONVERGE, what).isLessThan(deadline);
+            Thread.sleep(50);    // the watch works on threads of its own: only polling shows its progress
+        }
+    }
+
+    /** Waits until the index under {@code root} equals the tree on disk. */
+    private static void awaitConverged(FsIndex index, Path root) throws InterruptedException {
+        long deadline = System.nanoTime() + CONVERGE.toNanos();
+        List<String> diff = CampaignChecks.indexEqualsTree(index, root);
+        while (!diff.isEmpty()) {
+            assertThat(System.nanoTime()).as("the index did not converge: %s", diff).isLessThan(deadline);
+            Thread.sleep(50);
+            diff = CampaignChecks.indexEqualsTree(index, root);
+        }
+    }
+
+    private static Map<String, Long> idsBelow(FsIndex index, Path dir) {
+        Map<String, Long> out = new TreeMap<>();
+        for (FileEntry e : index.children(dir)) {
+            out.put(e.name(), e.id());
+        }
+        return out;
+    }
+
+    private static List<Change> feed(FsIndex index) {
+        List<Change> all = new ArrayList<>();
+        long cursor = 0;
+        while (true) {
+            var batch = index.changesSince(cursor, 10_000);
+            if (batch.changes().isEmpty()) {
+                return all;
+            }
+            all.addAll(batch.changes());
+            cursor = batch.nextCursor();
+        }
+    }
+
+    // Churn while watching, then quiescence: the index equals the tree and the feed holds every change once, in
+    // order (FeedAudit replays it against the index).
+    @Test
+    void churnWhileWatchingThenQuiescenceGivesTheTreeAndAFeedThatReplaysToIt() throws Exception {
+        Path root = tree();
+        SeededChurn churn = new SeededChurn(root, List.of("p", "q"), new Random(22));
+        churn.populate(300);
+        FsIndex index = openIndex();
+        try (FeedAudit audit = new FeedAudit(index)) {
+            IndexWatch watch = watching(index.watch(root, options()));
+            for (int i = 0; i < 60; i++) {
+                churn.change(5);
+                Thread.sleep(20);
+            }
+            awaitConverged(index, root);
+            assertThat(watch.state().scans()).isGreaterThan(1);
+            watch.close();
+            audit.catchUp();
+            assertThat(audit.problems(CampaignChecks.indexById(new RawIndex(database(), prefix())))).isEmpty();
+        }
+        assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
+    }
+
+    // A recent complete scan lets the watch skip its initial scan; changes made before the watch began are then
+    // unseen until lost events (forced here) make it rescan the subtree, which it reports.
+    @Test
+    void lostEventsAreReportedAndTheSubtreeIsScannedAgain() throws Exception {
+        Path root = tree("a/", "a/b/", "a/b/old.txt", "a/x.txt", "c/", "c/y.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Files.writeString(root.resolve("a/x.txt"), "changed before the watch");
+        Trees.create(root, "a/b/new.txt");
+        Trees.delete(root.resolve("a/b/old.txt"));
+        IndexWatch watch = watching(index.watch(root, options().withSkipInitialScanWithin(Duration.ofHours(1))));
+        assertThat(watch.state().scans()).as("the initial scan was skipped").isZero();
+        assertThat(watch.state().lastFullRescan()).isNotNull();
+        assertThat(index.lookup(root.resolve("a/b/new.txt"))).isEmpty();
+
+        WatchTestHooks.overflow(watch, root.resolve("a"));
+        awaitConverged(index, root);
+        await("the report", () -> reports.stream().anyMatch(r -> r.reason() == ScanError.Reason.EVENTS_LOST
+                && r.path().equals(root.resolve("a"))));
+        assertThat(watch.state().fallbacks()).isEqualTo(1);
+    }
+
+    // The kernel's watch limit (lowered for the test): what cannot be watched is reported with what to do, and
+    // scanned periodically instead, so changes there still reach the index.
+    @Test
+    void directoriesBeyondTheWatchLimitAreReportedAndRescannedPeriodically() throws Exception {
+        Path root = tree("a/", "a/b/", "a/b/1.txt", "d/", "d/e/", "d/e/2.txt", "f/", "f/3.txt");
+        FsIndex index = openIndex();
+        IndexWatch watch = watching(WatchTestHooks.startWithWatchLimit(index, root,
+                options().withUnwatchedRescanEvery(Duration.ofMillis(500)), 2));
+        assertThat(watch.state().watchedDirectories()).isEqualTo(2);
+        assertThat(watch.state().unwatchedSubtrees()).isPositive();
+        assertThat(reports).anyMatch(r -> r.reason() == ScanError.Reason.NOT_WATCHED
+                && r.message().contains("fs.inotify.max_user_watches"));
+        awaitConverged(index, root);
+
+        Trees.create(root, "a/b/later.txt", "d/e/later/", "d/e/later/4.txt", "f/later.txt");
+        Trees.delete(root.resolve("d/e/2.txt"));
+        Files.writeString(root.resolve("f/3.txt"), "rewritten");
+        awaitConverged(index, root);
+        assertThat(watch.state().fallbacks()).isPositive();
+    }
+
+    // A directory of 10,000 files renamed inside the watched tree keeps its id and every file's.
+    @Test
+    void aDirectoryOfTenThousandFilesRenamedInsideTheTreeKeepsEveryId() throws Exception {
+        Path root = tree("big/", "elsewhere/");
+        for (int i = 0; i < 10_000; i++) {
+            Files.createFile(root.resolve("big/f" + i));
+        }
+        FsIndex index = openIndex();
+        IndexWatch watch = watching(index.watch(root, options()));
+        long bigId = index.lookup(root.resolve("big")).orElseThrow().id();
+        Map<String, Long> ids = idsBelow(index, root.resolve("big"));
+        assertThat(ids).hasSize(10_000);
+
+        Files.move(root.resolve("big"), root.resolve("elsewhere/renamed"));
+        awaitConverged(index, root);
+        assertThat(index.lookup(root.resolve("elsewhere/renamed")).orElseThrow().id()).isEqualTo(bigId);
+        assertThat(idsBelow(index, root.resolve("elsewhere/renamed"))).isEqualTo(ids);
+        assertThat(watch.state().fallbacks()).isZero();
+    }
+
+    // The watched root moved away and back: it is reported, nothing is deleted on a guess, and the watch resumes.
+    @Test
+    void aWatchedRootRemovedAndRestoredDeletesNothing() throws Exception {
+        Path root = tree("a/", "a/1.txt", "2.txt");
+        FsIndex index = openIndex();
+        IndexWatch watch = watching(index.watch(root, options()));
+        Path away = tmp.resolve("away");
+        Files.move(root, away);
+        await("the root reported missing", () -> watch.state().rootMissing());
+        assertThat(reports).anyMatch(r -> r.reason() == ScanError.Reason.NOT_WATCHED && r.path().equals(root));
+        Thread.sleep(300);                        // a few settle windows: nothing may be scanned away meanwhile
+        assertThat(index.lookup(root.resolve("a/1.txt"))).isPresent();
+
+        Trees.create(away, "while-away.txt");
+        Files.move(away, root);
+        await("the watch resumed", () -> !watch.state().rootMissing());
+        awaitConverged(index, root);
+        assertThat(feed(index)).noneMatch(c -> c.type() == ChangeType.DELETED);
+
+        Trees.create(root, "a/after.txt");       // watched again
+        awaitConverged(index, root);
+    }
+
+    // A full scan of the same root by another scanner (its own index instance) while the watch runs.
+    @Test
+    void fullScansFromAnotherScannerWhileTheWatchRunsBreakNoGuarantee() throws Exception {
+        Path root = tree();
+        SeededChurn churn = new SeededChurn(root, List.of("p", "q"), new Random(7));
+        churn.populate(200);
+        FsIndex index = openIndex();
+        FsIndex other = track(database().builder(prefix()).build());
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        Thread scanner = new Thread(() -> {
+            while (!stop.get()) {
+                try {
+                    other.scan(root);
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            }
+        }, "other-scanner");
+        try (FeedAudit audit = new FeedAudit(index)) {
+            IndexWatch watch = watching(index.watch(root, options()));
+            scanner.start();
+            for (int i = 0; i < 40; i++) {
+                churn.change(5);
+                Thread.sleep(25);
+            }
+            stop.set(true);
+            scanner.join(TimeUnit.MINUTES.toMillis(2));
+            awaitConverged(index, root);
+            watch.close();
+            audit.catchUp();
+            assertThat(audit.problems(CampaignChecks.indexById(new RawIndex(database(), prefix())))).isEmpty();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
+    }
+}
