@@ -1,5 +1,6 @@
 package io.fsindex.examples;
 
+import io.fsindex.api.IndexWatch;
 import io.fsindex.api.ScanSession;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -13,13 +14,15 @@ import java.util.concurrent.TimeoutException;
  * it cancels the scan and waits, at most {@link #CANCEL_WAIT}, for it to record {@code CANCELLED}; the JVM then exits
  * as after any such signal (130 for SIGINT, 143 for SIGTERM). Without it the scan's row would stay {@code RUNNING}
  * until its lease ran out. The hook is installed before the scan starts, so a signal that arrives while the scan is
- * being started still finds it.
+ * being started still finds it. For {@code watch}, the hook closes the watch instead ({@link #closeOnSignal}), which
+ * cancels its scan in progress the same way.
  */
 final class CancelOnSignal implements AutoCloseable {
     /** How long a signalled CLI waits for its scan to record that it was cancelled before exiting anyway. */
     static final Duration CANCEL_WAIT = Duration.ofSeconds(20);
 
     private final CompletableFuture<ScanSession> session = new CompletableFuture<>();
+    private volatile IndexWatch watch;
     private final PrintWriter err;
     private final Thread hook;
 
@@ -35,7 +38,23 @@ final class CancelOnSignal implements AutoCloseable {
         return scan;
     }
 
+    /** The watch to close on a signal. */
+    IndexWatch closeOnSignal(IndexWatch running) {
+        watch = running;
+        session.complete(null);
+        return running;
+    }
+
     private void stop() {
+        IndexWatch w = watch;
+        if (w != null) {
+            err.println("fsindex: stopping: closing the watch of " + CliText.escaped(w.root()));
+            err.flush();
+            w.close();
+            err.println("fsindex: stopped watching " + CliText.escaped(w.root()));
+            err.flush();
+            return;
+        }
         ScanSession scan;
         try {
             scan = session.get(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);

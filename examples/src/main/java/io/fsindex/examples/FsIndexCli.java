@@ -43,7 +43,7 @@ import picocli.CommandLine.Parameters;
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
                 FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class, QueryCommands.FindCommand.class,
                 QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class,
-                AutoComplete.GenerateCompletion.class})
+                WatchCommand.class, AutoComplete.GenerateCompletion.class})
 public final class FsIndexCli {
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
     static final String PASSWORD_FILE_ENV = "FSINDEX_PASSWORD_FILE";
@@ -238,8 +238,7 @@ public final class FsIndexCli {
                                     Json.string(c.kind()), Json.string(c.path()), Json.string(c.previousPath()), c.id(),
                                     c.scanId(), Json.string(c.at()));
                         } else {
-                            out.printf("%d %s %s %s%s%n", c.seq(), c.type(), c.kind(), escaped(c.path()),
-                                    c.previousPath() == null ? "" : " <- " + escaped(c.previousPath()));
+                            printChange(c, out);
                         }
                     }
                     cursor = page.nextCursor();
@@ -254,6 +253,12 @@ public final class FsIndexCli {
                 }
             }
         }
+    }
+
+    /** Prints one change as {@code changes} does: SEQ TYPE KIND PATH (MOVED: PATH <- PREVIOUS). */
+    static void printChange(Change c, PrintWriter out) {
+        out.printf("%d %s %s %s%s%n", c.seq(), c.type(), c.kind(), escaped(c.path()),
+                c.previousPath() == null ? "" : " <- " + escaped(c.previousPath()));
     }
 
     @Command(name = "ls", description = "List what the index records under PATH.")
