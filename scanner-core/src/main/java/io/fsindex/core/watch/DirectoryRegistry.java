@@ -67,6 +67,9 @@ final class DirectoryRegistry implements AutoCloseable {
                     try {
                         register(dir);
                         return FileVisitResult.CONTINUE;
+                    } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
+                        // Gone since it was seen: its parent's scan finds it gone; nothing to watch.
+                        return FileVisitResult.SKIP_SUBTREE;
                     } catch (IOException e) {
                         failures.add(new Failure(dir, e));
                         return FileVisitResult.SKIP_SUBTREE;
@@ -84,6 +87,8 @@ final class DirectoryRegistry implements AutoCloseable {
                     return FileVisitResult.CONTINUE;
                 }
             });
+        } catch (java.nio.file.NoSuchFileException gone) {
+            // Gone already: nothing to watch.
         } catch (IOException e) {
             failures.add(new Failure(top, e));
         }

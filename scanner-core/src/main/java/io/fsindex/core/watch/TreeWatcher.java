@@ -272,8 +272,8 @@ public final class TreeWatcher implements IndexWatch {
     /** Events for {@code dir} were lost (the kernel's queue or the JDK's per-directory list overflowed). */
     void overflowed(Path dir) {
         fallback(dir, ScanError.Reason.EVENTS_LOST, "change notifications were lost for " + dir + " (the event"
-                + " queue overflowed); its subtree is scanned again. If this recurs, raise"
-                + " fs.inotify.max_queued_events or a longer settle window will not help: fewer changes at once will",
+                + " queue overflowed); its subtree is scanned again. If this recurs, raise fs.inotify.max_queued_events"
+                + " (sysctl), or spread the changes out",
                 true);
     }
 
