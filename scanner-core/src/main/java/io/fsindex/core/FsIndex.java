@@ -227,7 +227,8 @@ public final class FsIndex implements IndexReader {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
         ensureOpen();
-        return io.fsindex.core.watch.TreeWatcher.start(this, root, options);
+        return io.fsindex.core.watch.TreeWatcher.start(this, root, options,
+                io.fsindex.core.watch.IndexFiles.of(db.read(c -> c.getMetaData().getURL())));
     }
 
     /**

@@ -74,7 +74,9 @@ public abstract class DirectoryScanConformanceTest extends IndexTest {
             }
         }));
 
-        assertThat(changes.stream().map(c -> c.type() + " " + root.relativize(c.path())).sorted())
+        // Below the root only: the trunk's rows (the temporary directories above it) change with other tests.
+        assertThat(changes.stream().filter(c -> c.path().startsWith(root))
+                .map(c -> c.type() + " " + root.relativize(c.path())).sorted())
                 .containsExactly("ADDED a/new.txt", "ADDED a/newdir", "ADDED a/newdir/deep",
                         "ADDED a/newdir/deep/d.txt", "ADDED a/newdir/n.txt", "DELETED a/gone.txt",
                         "DELETED a/gonedir", "DELETED a/gonedir/g.txt", "MODIFIED a", "MODIFIED a/b",

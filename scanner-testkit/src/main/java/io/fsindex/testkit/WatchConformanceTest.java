@@ -195,7 +195,8 @@ public abstract class WatchConformanceTest extends IndexTest {
         Path away = tmp.resolve("away");
         Files.move(root, away);
         await("the root reported missing", () -> watch.state().rootMissing());
-        assertThat(reports).anyMatch(r -> r.reason() == ScanError.Reason.NOT_WATCHED && r.path().equals(root));
+        await("the report", () -> reports.stream().anyMatch(r -> r.reason() == ScanError.Reason.NOT_WATCHED
+                && r.path().equals(root)));
         Thread.sleep(300);                        // a few settle windows: nothing may be scanned away meanwhile
         assertThat(index.lookup(root.resolve("a/1.txt"))).isPresent();
 

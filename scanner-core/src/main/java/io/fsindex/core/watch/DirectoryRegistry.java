@@ -35,6 +35,9 @@ final class DirectoryRegistry implements AutoCloseable {
 
     private final WatchService service;
     private final Map<WatchKey, Path> paths = new ConcurrentHashMap<>();
+    /** The same by path, ordered, so a subtree's registrations are one range ({@link #forgetTree}). */
+    private final java.util.concurrent.ConcurrentSkipListMap<String, WatchKey> byPath =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
     private final int maxWatches;
 
     DirectoryRegistry(FileSystem fs, int maxWatches) throws IOException {
@@ -49,7 +52,11 @@ final class DirectoryRegistry implements AutoCloseable {
         }
         WatchKey key = dir.register(service, StandardWatchEventKinds.ENTRY_CREATE,
                 StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY);
-        paths.put(key, dir);
+        Path before = paths.put(key, dir);
+        if (before != null && !before.equals(dir)) {
+            byPath.remove(before.toString(), key);
+        }
+        byPath.put(dir.toString(), key);
         return key;
     }
 
@@ -102,8 +109,32 @@ final class DirectoryRegistry implements AutoCloseable {
 
     /** Forgets a key the JDK has cancelled (its directory was deleted or became unreadable). */
     void forget(WatchKey key) {
-        paths.remove(key);
+        Path p = paths.remove(key);
+        if (p != null) {
+            byPath.remove(p.toString(), key);
+        }
         key.cancel();
+    }
+
+    /**
+     * Cancels the registrations of {@code top} and everything below it: it left its place (deleted, or moved, maybe
+     * out of the tree, where its events would name paths that are no longer its). A directory moved within the tree
+     * is registered again at its new place.
+     */
+    void forgetTree(Path top) {
+        WatchKey own = byPath.get(top.toString());
+        if (own != null) {
+            forget(own);
+        }
+        List.copyOf(below(top).values()).forEach(this::forget);
+    }
+
+    /** The registrations strictly below {@code top}: paths starting with its path and a separator. */
+    private Map<String, WatchKey> below(Path top) {
+        char separator = top.getFileSystem().getSeparator().charAt(0);
+        String path = top.toString();
+        String stem = path.charAt(path.length() - 1) == separator ? path.substring(0, path.length() - 1) : path;
+        return byPath.subMap(stem + separator, stem + (char) (separator + 1));
     }
 
     /** Cancels every registration except {@code keep}'s. */
@@ -117,7 +148,7 @@ final class DirectoryRegistry implements AutoCloseable {
 
     /** How many registered directories are {@code top} or below it. */
     long directoriesUnder(Path top) {
-        return paths.values().stream().filter(p -> p.startsWith(top)).count();
+        return below(top).size() + (byPath.containsKey(top.toString()) ? 1 : 0);
     }
 
     int size() {
@@ -137,5 +168,6 @@ final class DirectoryRegistry implements AutoCloseable {
             // Closing releases the inotify descriptor; nothing is left to do if that fails.
         }
         paths.clear();
+        byPath.clear();
     }
 }

@@ -19,6 +19,7 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -68,10 +69,14 @@ public final class TreeWatcher implements IndexWatch {
     private boolean remote;
     /** The root's parent's registration, which tells when the root itself is removed or comes back. */
     private WatchKey rootParentKey;
+    /** The index's own files: a scan's commit changes them, and must not call for another scan. */
+    private final Set<Path> ownFiles;
     private Thread eventThread;
     private Thread scanThread;
 
-    private TreeWatcher(FsIndex index, Path root, WatchOptions options, DirectoryRegistry registry) {
+    private TreeWatcher(FsIndex index, Path root, WatchOptions options, DirectoryRegistry registry,
+                        Set<Path> ownFiles) {
+        this.ownFiles = ownFiles;
         this.index = index;
         this.root = root;
         this.options = options;
@@ -84,17 +89,19 @@ public final class TreeWatcher implements IndexWatch {
     /**
      * Starts watching {@code root}; {@link FsIndex#watch} calls this.
      *
-     * @param index   the index to keep current
-     * @param root    the directory to watch
-     * @param options how to watch
+     * @param index    the index to keep current
+     * @param root     the directory to watch
+     * @param options  how to watch
+     * @param ownFiles the index's own files (an SQLite database's), whose events are ignored
      * @return the running watch
      */
-    public static IndexWatch start(FsIndex index, Path root, WatchOptions options) {
-        return start(index, root, options, Integer.MAX_VALUE);
+    public static IndexWatch start(FsIndex index, Path root, WatchOptions options, Collection<Path> ownFiles) {
+        return start(index, root, options, Integer.MAX_VALUE, ownFiles);
     }
 
     /** Starts watching with at most {@code maxWatches} registrations (a test lowers it to reach the limit). */
-    static TreeWatcher start(FsIndex index, Path root, WatchOptions options, int maxWatches) {
+    static TreeWatcher start(FsIndex index, Path root, WatchOptions options, int maxWatches,
+                             Collection<Path> ownFiles) {
         Path real;
         try {
             real = root.toAbsolutePath().normalize().toRealPath();
@@ -113,7 +120,7 @@ public final class TreeWatcher implements IndexWatch {
             throw new ScanFailedException("cannot watch " + real + ": no watch service (" + e.getMessage()
                     + "); on Linux raise fs.inotify.max_user_instances, or scan periodically instead", e);
         }
-        TreeWatcher w = new TreeWatcher(index, real, options, registry);
+        TreeWatcher w = new TreeWatcher(index, real, options, registry, Set.copyOf(ownFiles));
         try {
             w.begin();
         } catch (RuntimeException | Error e) {
@@ -254,11 +261,16 @@ public final class TreeWatcher implements IndexWatch {
                 continue;
             }
             Path child = dir.resolve((Path) e.context());
+            if (ownFiles.contains(child)) {
+                continue;
+            }
             boolean created = e.kind() == StandardWatchEventKinds.ENTRY_CREATE;
             pending.directory(dir, created, now);
             if (created && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
                 // At once, so what is created in it from now on is seen; the scan of dir lists it whole.
                 registerTree(child);
+            } else if (e.kind() == StandardWatchEventKinds.ENTRY_DELETE) {
+                registry.forgetTree(child);
             }
         }
         if (!key.reset()) {

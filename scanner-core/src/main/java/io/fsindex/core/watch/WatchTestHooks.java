@@ -24,7 +24,7 @@ public final class WatchTestHooks {
      * @return the running watch
      */
     public static IndexWatch startWithWatchLimit(FsIndex index, Path root, WatchOptions options, int maxWatches) {
-        return TreeWatcher.start(index, root, options, maxWatches);
+        return TreeWatcher.start(index, root, options, maxWatches, java.util.List.of());
     }
 
     /**
