@@ -8,13 +8,13 @@ import java.util.Objects;
  * what you need:
  * <pre>{@code WatchOptions.defaults().withSettle(Duration.ofMillis(100)).withRescanEvery(Duration.ofHours(6))}</pre>
  *
- * @param scanOptions           how each of the watch's scans runs; its listener receives every scan's events and the
- *                              watch's own reports ({@link ScanListener#error} with {@link ScanError.Reason#EVENTS_LOST}
- *                              or {@link ScanError.Reason#NOT_WATCHED}); {@code removeMissingRoot} is ignored, a watch
- *                              never removes its missing root
+ * @param scanOptions           how each of the watch's scans runs; its listener receives every scan's events and
+ *                              the watch's own reports ({@link ScanListener#error} with
+ *                              {@link ScanError.Reason#EVENTS_LOST} or {@link ScanError.Reason#NOT_WATCHED});
+ *                              {@code removeMissingRoot} is ignored, a watch never removes its missing root
  * @param settle                how long a directory must have had no new event before it is scanned, so a burst of
  *                              events becomes one scan; a directory that keeps changing is scanned at the latest
- *                              after four times this
+ *                              after twice this
  * @param rescanEvery           how often the whole tree is scanned again anyway, as a safety net; {@link Duration#ZERO}
  *                              (the default) for never
  * @param unwatchedRescanEvery  how often a subtree that cannot be watched (the kernel's watch limit, a network

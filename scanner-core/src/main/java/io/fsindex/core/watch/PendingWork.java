@@ -9,16 +9,21 @@ import java.util.Map;
 
 /**
  * The scans a watch owes, per directory, coalesced over the settle window: a directory is due once it has had no
- * new event for the window (or has waited four windows while events kept coming). A subtree request covers the
- * requests below it, and a burst (eight or more due requests directly below one directory whose subtree holds at
- * most four times as many directories) becomes one scan of that directory's subtree, which then costs at most a few
- * times what the separate scans would. Thread-safe; the scan thread waits here for work.
+ * new event for the window (or has waited {@link #MAX_WINDOWS} windows while events kept coming). A subtree request
+ * covers the requests below it, and a burst (eight or more due requests directly below one directory whose subtree
+ * holds at most four times as many directories) becomes one scan of that directory's subtree, which then costs at
+ * most a few times what the separate scans would. Thread-safe; the scan thread waits here for work.
  */
 final class PendingWork {
     /** One scan to run: of a directory's own listing, or of its whole subtree. */
     record Work(Path path, boolean subtree, boolean created) {
     }
 
+    /**
+     * A directory that keeps changing is scanned after this many settle windows at the latest, so that a steady
+     * stream of events cannot put its scan off for good.
+     */
+    static final int MAX_WINDOWS = 2;
     /** Due requests directly below one directory that make it one subtree scan instead. */
     static final int BURST = 8;
 
@@ -57,7 +62,7 @@ final class PendingWork {
         Request r = requests.computeIfAbsent(dir, d -> newRequest(now));
         r.subtree = true;
         // Due at once: backdated past the settle window.
-        r.first = Math.min(r.first, now + delayNanos - 4 * settleNanos);
+        r.first = Math.min(r.first, now + delayNanos - MAX_WINDOWS * settleNanos);
         r.last = Math.min(r.last, now + delayNanos - settleNanos);
         notifyAll();
     }
@@ -70,7 +75,7 @@ final class PendingWork {
     }
 
     private boolean isDue(Request r, long now) {
-        return now - r.last >= settleNanos || now - r.first >= 4 * settleNanos;
+        return now - r.last >= settleNanos || now - r.first >= MAX_WINDOWS * settleNanos;
     }
 
     /**
@@ -141,7 +146,7 @@ final class PendingWork {
     synchronized void await(long now, long deadline) throws InterruptedException {
         long until = deadline;
         for (Request r : requests.values()) {
-            until = Math.min(until, Math.min(r.last + settleNanos, r.first + 4 * settleNanos));
+            until = Math.min(until, Math.min(r.last + settleNanos, r.first + MAX_WINDOWS * settleNanos));
         }
         long waitMillis = (until - now + 999_999) / 1_000_000;
         if (!stopped && waitMillis > 0) {
