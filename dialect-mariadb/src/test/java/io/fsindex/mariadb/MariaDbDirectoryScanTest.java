@@ -1,5 +1,6 @@
-package io.fsindex.mysql;
+package io.fsindex.mariadb;
 
+import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.DirectoryScanConformanceTest;
 import io.fsindex.testkit.TestDatabase;
 
