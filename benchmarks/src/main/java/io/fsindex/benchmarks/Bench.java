@@ -1,5 +1,6 @@
 package io.fsindex.benchmarks;
 
+import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -46,7 +48,7 @@ public final class Bench implements Callable<Integer> {
     enum Engine { sqlite, postgres, mysql, mariadb }
 
     /** The scenarios a run can cover (docs/benchmarks.md says what each measures); lower case like Engine. */
-    enum Scenario { walk, cold, rescan, churn, growth, flat, concurrent, hugeroot }
+    enum Scenario { walk, cold, rescan, churn, growth, flat, concurrent, hugeroot, scope }
 
     static final long MEMORY_TARGET_BYTES = 256L * 1024 * 1024;
     private static final String SMOKE_ENTRIES = "2000";
@@ -188,6 +190,9 @@ public final class Bench implements Callable<Integer> {
             if (selected.contains(Engine.sqlite)) {
                 sqlite(main, tree);
             }
+            if (selected.contains(Engine.sqlite) && scenarios.contains(Scenario.scope)) {
+                scope(tree, n);
+            }
             if (selected.contains(Engine.postgres)) {
                 postgres(main, tree);
             }
@@ -297,7 +302,7 @@ public final class Bench implements Callable<Integer> {
 
     private boolean needsMainTree() {
         return !Collections.disjoint(scenarios, EnumSet.of(Scenario.walk, Scenario.cold, Scenario.rescan,
-                Scenario.churn, Scenario.growth, Scenario.concurrent));
+                Scenario.churn, Scenario.growth, Scenario.concurrent, Scenario.scope));
     }
 
     /**
@@ -319,6 +324,52 @@ public final class Bench implements Callable<Integer> {
         report.add(judgedOnlyAgainstTheRealBaseline(row("cold scan, huge directory as root", engine, n, m.root(),
                 m.baseline().median(), "baseline (huge directory)", target, maxRatio)));
         report.add(row("huge root ÷ its parent", engine, n, m.root(), m.parent().median(), "parent scan", "", null));
+    }
+
+    /**
+     * The scope scenario on SQLite ({@link ScopeBench}): cold scans with no rules, with twenty patterns that exclude
+     * nothing, and with patterns that exclude about half the tree, in turn in each run, each into an empty index.
+     */
+    private void scope(Path tree, long n) throws Exception {
+        Map.Entry<List<String>, Long> half = ScopeBench.half(tree);
+        Series none = new Series();
+        Series twenty = new Series();
+        Series halved = new Series();
+        Path db = run.resolve("sqlite-scope.db");
+        io.fsindex.api.ScanScope nothing = io.fsindex.api.ScanScope.defaults().withExcludes(ScopeBench.NOTHING);
+        io.fsindex.api.ScanScope halfOut = io.fsindex.api.ScanScope.defaults().withExcludes(half.getKey());
+        for (int r = 0; r < runs; r++) {
+            long all = 0;
+            for (int kind = 0; kind < 3; kind++) {
+                Baselines.deleteSqlite(db);
+                try (FsIndex index = FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db).build()) {
+                    String what = "SQLite run " + (r + 1) + "/" + runs + ": cold scan, "
+                            + (kind == 0 ? "no rules" : kind == 1 ? "20 patterns excluding nothing"
+                            : half.getKey().size() + " patterns excluding " + half.getValue() + " entries");
+                    log(what);
+                    heap.begin();
+                    long t0 = System.nanoTime();
+                    ScanResult result = index.scan(tree, kind == 0 ? ScanOptions.defaults()
+                            : ScanOptions.defaults().withScope(kind == 1 ? nothing : halfOut));
+                    double seconds = secondsSince(t0);
+                    (kind == 0 ? none : kind == 1 ? twenty : halved).add(seconds, heap.end());
+                    log(String.format(Locale.ROOT, "%s: %.2f s (added %d)", what, seconds, result.added()));
+                    if (kind == 0) {
+                        all = result.added();
+                    } else if (kind == 1) {
+                        expect(result.added() == all, "the 20 patterns excluded " + (all - result.added())
+                                + " entries");
+                    }
+                }
+            }
+            Baselines.deleteSqlite(db);
+        }
+        String engine = "SQLite";
+        report.add(row("scope: cold scan, no rules", engine, n, none, Double.NaN, "", "", null));
+        report.add(row("scope: 20 patterns excluding nothing", engine, n, twenty, none.median(), "no rules", "≤ 1.05",
+                1.05));
+        report.add(row("scope: half the tree excluded (" + half.getValue() + " entries)", engine, n, halved,
+                none.median(), "no rules", "≤ 0.6", 0.6));
     }
 
     /** The cold scan of a tree a tenth the size, and the ratio of the full tree's cold scan to it. */

@@ -133,7 +133,7 @@ class PostgresReferencesTest {
         assertThat(foreignKeysOfFiles(o)).isEqualTo(3);
 
         try (FsIndex index = db.builder(old).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(4);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(5);
         }
         assertThat(one.queryLong("SELECT count(*) FROM " + o.filesName())).isEqualTo(2);
         assertThat(foreignKeysOfFiles(o)).as("only content_hash stays a foreign key").isEqualTo(1);
@@ -188,10 +188,11 @@ class PostgresReferencesTest {
     @Test
     void tablesDroppedByHandAreCreatedAgainOverTheLeftoverFunctions() throws Exception {
         one.execute("DROP TABLE " + t.filesName() + ", " + t.scansName() + ", " + t.schemaName() + ", "
-                + t.contentsName() + ", " + t.changesName() + ", " + t.changeDirsName() + ", " + t.feedName());
+                + t.contentsName() + ", " + t.changesName() + ", " + t.changeDirsName() + ", " + t.feedName() + ", "
+                + t.scopesName());
 
         try (FsIndex index = db.builder(prefix).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(4);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(5);
         }
         long again = one.newScan();
         assertForeignKeyViolation(() -> insert(one, 987_654_321L, "orphan", "FILE", again));

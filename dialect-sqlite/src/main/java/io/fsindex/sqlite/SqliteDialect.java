@@ -229,6 +229,29 @@ public final class SqliteDialect implements Dialect {
     }
 
     /** SQLite runs a cascade like a trigger, and stops nesting those at 1000 levels (SQLITE_MAX_TRIGGER_DEPTH). */
+    /** The main database file (as {@code PRAGMA database_list} names it) and the files SQLite keeps beside it. */
+    @Override
+    public java.util.Set<java.nio.file.Path> databaseFiles(Connection c) throws SQLException {
+        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("PRAGMA database_list")) {
+            while (rs.next()) {
+                String file = rs.getString("file");
+                if ("main".equals(rs.getString("name")) && file != null && !file.isEmpty()) {
+                    java.nio.file.Path db = java.nio.file.Path.of(file).toAbsolutePath().normalize();
+                    java.nio.file.Path dir = db.getParent();
+                    try {
+                        dir = dir.toRealPath();
+                    } catch (java.io.IOException unresolved) {
+                        // kept as given: then it cannot be inside a scanned tree's real paths anyway
+                    }
+                    String name = db.getFileName().toString();
+                    return java.util.Set.of(dir.resolve(name), dir.resolve(name + "-wal"), dir.resolve(name + "-shm"),
+                            dir.resolve(name + "-journal"));
+                }
+            }
+        }
+        return java.util.Set.of();
+    }
+
     @Override
     public int maxCascadeDepth() {
         return 500;

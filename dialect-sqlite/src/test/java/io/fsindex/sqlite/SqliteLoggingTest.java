@@ -120,7 +120,8 @@ class SqliteLoggingTest {
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 1 to 2",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 2 to 3",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 3 to 4",
-                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 4"
+                            "migrating fsindex's tables fsindex_* in the SQLite database from version 4 to 5",
+                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 5"
                                     + " (were at 1)");
         }
         try (Capture log = CapturingLogProvider.capture()) {

@@ -43,7 +43,8 @@ import picocli.CommandLine.Parameters;
         subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
                 FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class, QueryCommands.FindCommand.class,
                 QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class,
-                WatchCommand.class, AutoComplete.GenerateCompletion.class})
+                WatchCommand.class, AutoComplete.GenerateCompletion.class,
+                ScopeCommands.ScopeCommand.class})
 public final class FsIndexCli {
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
     static final String PASSWORD_FILE_ENV = "FSINDEX_PASSWORD_FILE";
@@ -160,6 +161,11 @@ public final class FsIndexCli {
                 description = "read file content: fingerprint (size, first and last 64 KiB) or full (also the"
                         + " SHA-256 of the whole file, stored as content); default off")
         ContentHashing hash;
+        @CommandLine.Mixin
+        ScopeCommands.RuleOptions rules = new ScopeCommands.RuleOptions();
+        @Option(names = "--accept-mount-changes", description = "index what is now at a directory that sits on"
+                + " another device than when last scanned (a disk unmounted for good) instead of keeping its rows")
+        boolean acceptMountChanges;
 
         @Override
         public Integer call() throws InterruptedException {
@@ -174,6 +180,8 @@ public final class FsIndexCli {
                             .withFollowSymlinks(followSymlinks)
                             .withRemoveMissingRoot(removeMissingRoot)
                             .withContentHashing(hash)
+                            .withScope(rules.given() ? rules.scope() : null)
+                            .withAcceptMountChanges(acceptMountChanges)
                             .withListener(progress)));
                     r = session.await();
                 }

@@ -40,7 +40,7 @@ class FsIndexCliTest {
         assertThat(out.toString()).contains("FILE").contains("a.txt").contains("DIRECTORY").contains("sub");
 
         assertThat(run("info", "--db", db)).isZero();
-        assertThat(out.toString()).contains("schema version: 4").contains("COMPLETED").contains("SQLite");
+        assertThat(out.toString()).contains("schema version: 5").contains("COMPLETED").contains("SQLite");
     }
 
     @Test
@@ -183,5 +183,37 @@ class FsIndexCliTest {
     @Test
     void usageErrorExitsWithTwo() {
         assertThat(run("scan")).isEqualTo(2);
+    }
+
+    @Test
+    void scanWithRulesStoresThemAndScopeShowsAndChangesThem() throws IOException {
+        Path tree = Files.createDirectories(tmp.resolve("tree")).toRealPath();
+        Files.createDirectories(tree.resolve("node_modules/x"));
+        Files.writeString(tree.resolve("node_modules/x/a.js"), "x");
+        Files.writeString(tree.resolve("a.txt"), "hello");
+        Files.writeString(tree.resolve("b.tmp"), "tmp");
+        String db = "jdbc:sqlite:" + tmp.resolve("cli.db");
+
+        assertThat(run("scan", tree.toString(), "--db", db, "--exclude", "node_modules/", "--exclude", "*.tmp",
+                "--one-file-system")).isZero();
+        assertThat(run("ls", tree.toString(), "--db", db)).isZero();
+        assertThat(out.toString()).contains("a.txt").doesNotContain("node_modules").doesNotContain("b.tmp");
+        assertThat(run("scope", "show", "--db", db)).isZero();
+        assertThat(out.toString()).contains(tree + ":").contains("exclude node_modules/").contains("exclude *.tmp")
+                .contains("one-file-system true");
+
+        assertThat(run("scan", tree.toString(), "--db", db, "--exclude", "*.tmp")).isEqualTo(1);
+        assertThat(err.toString()).contains("differ from those stored for " + tree);
+
+        assertThat(run("scope", "set", tree.toString(), "--db", db, "--exclude", "*.txt", "--max-depth", "1"))
+                .isZero();
+        assertThat(run("scan", tree.toString(), "--db", db)).isZero();
+        assertThat(out.toString()).contains("2 added").contains("1 deleted");
+        assertThat(run("ls", tree.toString(), "--db", db)).isZero();
+        assertThat(out.toString()).contains("node_modules").contains("b.tmp").doesNotContain("a.txt");
+
+        assertThat(run("scope", "clear", tree.toString(), "--db", db)).isZero();
+        assertThat(run("scope", "show", tree.toString(), "--db", db)).isEqualTo(1);
+        assertThat(err.toString()).contains("no rules stored for " + tree);
     }
 }

@@ -14,9 +14,15 @@ import java.util.Objects;
  *                          covers it) instead of failing; off by default, so an unmounted drive is never mistaken
  *                          for a deleted one
  * @param contentHashing    how much of each file's content to read and hash ({@link ContentHashing#OFF} by default)
+ * @param scope             the rules the caller expects for the root, or {@code null} (the default) to apply the
+ *                          stored ones; given rules must equal those stored for the root or a directory above it
+ *                          (else {@link ScopeException}), and where none are stored they are stored for the root
+ * @param acceptMountChanges accept that the root, or a directory below it, now sits on another device than when it
+ *                          was last scanned (a disk unmounted or replaced) and index what is there now; off by
+ *                          default, so such a directory's rows are kept as they were
  */
 public record ScanOptions(Walker walker, ScanListener listener, boolean followSymlinks, boolean removeMissingRoot,
-                          ContentHashing contentHashing) {
+                          ContentHashing contentHashing, ScanScope scope, boolean acceptMountChanges) {
     /**
      * Checks that a listener and a content hashing mode are given.
      *
@@ -29,6 +35,8 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
      *                          for a deleted one
      * @param contentHashing    how much of each file's content to read and hash ({@link ContentHashing#OFF} by
      *                          default)
+     * @param scope             the rules the caller expects for the root, or {@code null} to apply the stored ones
+     * @param acceptMountChanges accept directories that now sit on another device than when last scanned
      */
     public ScanOptions {
         Objects.requireNonNull(listener, "listener");
@@ -42,7 +50,7 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
      * @return the default options
      */
     public static ScanOptions defaults() {
-        return new ScanOptions(null, ScanListener.NONE, false, false, ContentHashing.OFF);
+        return new ScanOptions(null, ScanListener.NONE, false, false, ContentHashing.OFF, null, false);
     }
 
     /**
@@ -50,7 +58,8 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
      * @return these options with another walker
      */
     public ScanOptions withWalker(Walker walker) {
-        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing);
+        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing,
+                scope, acceptMountChanges);
     }
 
     /**
@@ -58,7 +67,8 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
      * @return these options with another listener
      */
     public ScanOptions withListener(ScanListener listener) {
-        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing);
+        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing,
+                scope, acceptMountChanges);
     }
 
     /**
@@ -66,7 +76,8 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
      * @return these options with symbolic links followed or not
      */
     public ScanOptions withFollowSymlinks(boolean follow) {
-        return new ScanOptions(walker, listener, follow, removeMissingRoot, contentHashing);
+        return new ScanOptions(walker, listener, follow, removeMissingRoot, contentHashing,
+                scope, acceptMountChanges);
     }
 
     /**
@@ -74,7 +85,8 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
      * @return these options with that choice
      */
     public ScanOptions withRemoveMissingRoot(boolean remove) {
-        return new ScanOptions(walker, listener, followSymlinks, remove, contentHashing);
+        return new ScanOptions(walker, listener, followSymlinks, remove, contentHashing,
+                scope, acceptMountChanges);
     }
 
     /**
@@ -82,6 +94,25 @@ public record ScanOptions(Walker walker, ScanListener listener, boolean followSy
      * @return these options with content read and hashed as {@code hashing} says
      */
     public ScanOptions withContentHashing(ContentHashing hashing) {
-        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, hashing);
+        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, hashing,
+                scope, acceptMountChanges);
+    }
+
+    /**
+     * @param rules the rules this scan expects for its root ({@code null}: whatever is stored); see {@link ScanScope}
+     * @return these options with those rules
+     */
+    public ScanOptions withScope(ScanScope rules) {
+        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing, rules,
+                acceptMountChanges);
+    }
+
+    /**
+     * @param accept whether to index what is now at a directory that sits on another device than when it was last
+     *               scanned, instead of keeping its rows as they were
+     * @return these options with that choice
+     */
+    public ScanOptions withAcceptMountChanges(boolean accept) {
+        return new ScanOptions(walker, listener, followSymlinks, removeMissingRoot, contentHashing, scope, accept);
     }
 }

@@ -13,6 +13,7 @@ import io.fsindex.core.query.IndexReads;
 import io.fsindex.core.scan.FileNameEncoding;
 import io.fsindex.core.scan.ScanLauncher;
 import io.fsindex.core.scan.ScanLifecycle;
+import io.fsindex.core.scope.ScopeStore;
 import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.DirectorySize;
 import io.fsindex.api.DuplicateGroup;
@@ -25,10 +26,13 @@ import io.fsindex.api.GarbageCollection;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.IndexReader;
 import io.fsindex.api.IndexWatch;
+import io.fsindex.api.MountChangedException;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanScope;
 import io.fsindex.api.ScanSession;
+import io.fsindex.api.ScopeException;
 import io.fsindex.api.Walker;
 import io.fsindex.api.WatchOptions;
 import io.fsindex.core.spi.Dialect;
@@ -38,6 +42,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -78,6 +83,7 @@ public final class FsIndex implements IndexReader {
     private final Walker walker;
     private final FeedSettings feedSettings;
     private final ScanLifecycle lifecycle;
+    private final ScopeStore scopes;
     private final AutoCloseable ownedDataSource;
     private final ScanLauncher launcher;
     private volatile boolean closed;
@@ -92,8 +98,9 @@ public final class FsIndex implements IndexReader {
         this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
         this.lifecycle = new ScanLifecycle(db, dialect, tables, jooqTables, b.scanLease);
         this.reads = new IndexReads(db, statements, tables, jooqTables, lifecycle);
+        this.scopes = new ScopeStore(db, tables);
         this.ownedDataSource = owned;
-        this.launcher = new ScanLauncher(db, statements, contentStatements, b.walker, feedSettings, lifecycle);
+        this.launcher = new ScanLauncher(db, statements, contentStatements, b.walker, feedSettings, lifecycle, scopes);
     }
 
     /** Starts configuring an index. */
@@ -138,6 +145,40 @@ public final class FsIndex implements IndexReader {
         return builder().environment(System.getenv()).build();
     }
 
+    /**
+     * The rules stored for exactly {@code root} (resolved to its real path), if any. A scan of {@code root} or of a path
+     * below it applies the rules stored for the nearest directory at or above it; {@link #scopes()} lists them all.
+     *
+     * @param root the root
+     * @return its stored rules, or empty if none are stored for it
+     */
+    public Optional<ScanScope> scope(Path root) {
+        ensureOpen();
+        return Optional.ofNullable(scopes.scopes().get(ScopeStore.realPath(root)));
+    }
+
+    /** {@return every root with stored rules, by real path} */
+    public Map<Path, ScanScope> scopes() {
+        ensureOpen();
+        return scopes.scopes();
+    }
+
+    /**
+     * Stores the rules for {@code root} (resolved to its real path), replacing those stored, so that every later scan
+     * of it or of a path below it (unless a directory nearer has rules of its own), from any process, applies them. The
+     * index is not changed now: the next scan of the root removes what the rules now exclude (reported
+     * {@code DELETED}) and adds what they now include. A scan already running keeps the rules it started with.
+     *
+     * @param root  the root
+     * @param rules the rules, or null to remove the stored rules (scans then apply those of a directory above, or the
+     *              defaults)
+     */
+    public void setScope(Path root, ScanScope rules) {
+        Objects.requireNonNull(root, "root");
+        ensureOpen();
+        scopes.set(root, rules);
+    }
+
     /** Scans {@code root} and waits for it, with default options. */
     public ScanResult scan(Path root) {
         return scan(root, ScanOptions.defaults());
@@ -146,6 +187,10 @@ public final class FsIndex implements IndexReader {
     /**
      * Scans {@code root} and waits for the scan to end.
      *
+     * @throws ScopeException if the options bring rules other than those stored for the root, or the stored rules
+     *     exclude it; nothing is scanned then
+     * @throws MountChangedException if the root or a directory above it now sits on another device than when it was
+     *     last scanned (a disk not mounted); nothing is scanned then, unless the options accept mount changes
      * @throws ScanFailedException if the root is missing or unreadable, or the database failed; nothing is deleted then
      *     (and before anything is written if this JVM does not read file names as UTF-8: {@link FileNameEncoding})
      * @throws CancellationException if the calling thread is interrupted (the scan is cancelled, interrupt kept)

@@ -36,6 +36,15 @@ public final class Trees {
         }
     }
 
+    /** Creates {@code dir} with its parents if need be and returns its real path, the form scans store. */
+    public static Path realDirectory(Path dir) {
+        try {
+            return Files.createDirectories(dir).toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Deletes a file or a whole directory tree. */
     public static void delete(Path path) {
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {

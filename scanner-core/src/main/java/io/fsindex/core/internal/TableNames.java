@@ -8,6 +8,11 @@ public final class TableNames {
     /** The table prefix. */
     public final String prefix;
 
+    /** The table of stored rules and recorded devices per directory (schema version 5). */
+    public String scopesName() {
+        return prefix + "scopes";
+    }
+
     /** @throws IllegalArgumentException if {@code prefix} is not letters, digits and underscores */
     public TableNames(String prefix) {
         if (!prefix.matches("[A-Za-z_][A-Za-z0-9_]*")) {

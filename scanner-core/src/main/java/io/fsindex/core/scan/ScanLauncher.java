@@ -1,10 +1,12 @@
 package io.fsindex.core.scan;
 
 import io.fsindex.api.ContentHashing;
+import io.fsindex.api.MountChangedException;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
+import io.fsindex.api.ScopeException;
 import io.fsindex.api.Walker;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.content.ContentStatements;
@@ -12,6 +14,7 @@ import io.fsindex.core.content.ContentStore;
 import io.fsindex.core.feed.FeedSettings;
 import io.fsindex.core.internal.Database;
 import io.fsindex.core.internal.Statements;
+import io.fsindex.core.scope.ScopeStore;
 import io.fsindex.core.write.SqlFileSink;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -40,6 +43,8 @@ public final class ScanLauncher {
     private final Walker walker;
     private final FeedSettings feedSettings;
     private final ScanLifecycle lifecycle;
+    /** Plans each scan's scope from the rules stored with the index, and records the mount points it found. */
+    private final ScopeStore scopes;
     private final ExecutorService executor;
     private final Set<DefaultScanSession> running = ConcurrentHashMap.newKeySet();
     /** How many entries of a huge directory a scan lists and applies at a time; only tests change it. */
@@ -47,13 +52,15 @@ public final class ScanLauncher {
 
     public ScanLauncher(Database db, java.util.function.Supplier<Statements> statements,
                         java.util.function.Supplier<ContentStatements> contentStatements, Walker walker,
-                        FeedSettings feedSettings, ScanLifecycle lifecycle) {
+                        FeedSettings feedSettings, ScanLifecycle lifecycle,
+                        ScopeStore scopes) {
         this.db = db;
         this.statements = statements;
         this.contentStatements = contentStatements;
         this.walker = walker;
         this.feedSettings = feedSettings;
         this.lifecycle = lifecycle;
+        this.scopes = scopes;
         AtomicInteger threads = new AtomicInteger();
         this.executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "fsindex-scan-" + threads.incrementAndGet());
@@ -87,9 +94,9 @@ public final class ScanLauncher {
         Connection c = null;
         try {
             c = db.connectLive();           // a scan holds its connection throughout: not one a server dropped
+            Walker scoped = scopes.prepare(c, root, options, options.walker() != null ? options.walker() : walker);
             long id = lifecycle.start(c, root.toAbsolutePath().normalize().toString());
-            Scan scan = new Scan(id, root, options.walker() != null ? options.walker() : walker, options,
-                    partEntries);
+            Scan scan = new Scan(id, root, scoped, options, partEntries);
             if (directoryOnly) {
                 scan.listRootOnly();
             }
@@ -100,6 +107,9 @@ public final class ScanLauncher {
             LOG.info("scan {} of {} started", id, root);
             executor.execute(() -> runScan(scan, session, connection));
             return session;
+        } catch (ScopeException | MountChangedException refused) {
+            closeQuietly(c);
+            throw refused;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c);
             throw new ScanFailedException("cannot start a scan of " + root + ": " + (e instanceof SQLException s
@@ -122,6 +132,7 @@ public final class ScanLauncher {
                     sink.descendOnlyIntoNew();
                 }
                 result = scan.run(sink);
+                scopes.recordMounts(c, scan.walker());
                 failure = null;
                 state = "COMPLETED";
                 message = scan.isRootOnly() ? FsIndex.DIRECTORY_SCAN : null;

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class SchemaManager {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaManager.class);
     /** The schema version this build of fsindex writes and reads. */
-    public static final int CURRENT_VERSION = 4;
+    public static final int CURRENT_VERSION = 5;
 
     private final Database db;
     private final TableNames t;
@@ -57,6 +57,9 @@ public final class SchemaManager {
                     "scan_id", "at"));
             m.put(t.changeDirsName(), List.of("id", "path"));
             m.put(t.feedName(), List.of("id", "last_seq", "pruned_through"));
+        }
+        if (version >= 5) {
+            m.put(t.scopesName(), List.of("path_hash", "path", "rules", "device", "updated_at"));
         }
         return m;
     }

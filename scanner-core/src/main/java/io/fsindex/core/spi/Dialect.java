@@ -113,6 +113,19 @@ public interface Dialect {
     }
 
     /**
+     * The files holding the database on this machine, if the engine keeps it in files a scan could meet (SQLite's
+     * database file and its {@code -wal}, {@code -shm} and {@code -journal} files), as real paths; scans never index
+     * them as content. None by default: a server keeps its files to itself.
+     *
+     * @param connection a connection to the database
+     * @return the files, possibly not existing yet
+     * @throws SQLException if the database cannot say
+     */
+    default java.util.Set<java.nio.file.Path> databaseFiles(Connection connection) throws SQLException {
+        return java.util.Set.of();
+    }
+
+    /**
      * The longest name, in characters, the engine keeps whole for a table, index, constraint, trigger or function,
      * or 0 if it has no limit a table prefix could reach (the default). fsindex refuses, when an index is built, a
      * table prefix that would make any name its {@link #schemaScript schema scripts} derive from it longer: an engine

@@ -241,6 +241,11 @@ public final class FsTables {
         return prefix + "feed";
     }
 
+    /** The table of stored rules and recorded devices per directory (schema version 5). */
+    public String scopesName() {
+        return prefix + "scopes";
+    }
+
     /** The schema-version table's name. */
     public String schemaName() {
         return prefix + "schema";

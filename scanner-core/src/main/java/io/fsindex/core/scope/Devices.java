@@ -1,0 +1,34 @@
+package io.fsindex.core.scope;
+
+import io.fsindex.api.FileStat;
+
+/** The device an entry sits on, as the platform's file key tells it. */
+final class Devices {
+    private Devices() {
+    }
+
+    /**
+     * The device number from a Unix file key ({@code (dev=803,ino=1234)}, the device in hexadecimal), or null where
+     * the platform gives no such key.
+     */
+    static Long of(FileStat stat) {
+        if (stat == null || stat.fileKey() == null) {
+            return null;
+        }
+        String key = stat.fileKey().toString();
+        int ino = key.indexOf(",ino=");
+        if (!key.startsWith("(dev=") || ino < 6) {
+            return null;
+        }
+        try {
+            return Long.parseUnsignedLong(key, 5, ino, 16);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** How a device number is shown in messages: as {@code stat} shows it, major and minor in hexadecimal. */
+    static String show(Long device) {
+        return device == null ? "an unknown device" : "device " + Long.toHexString(device);
+    }
+}
