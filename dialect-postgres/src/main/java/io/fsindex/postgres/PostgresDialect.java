@@ -101,6 +101,11 @@ public final class PostgresDialect implements Dialect {
         return SQLDialect.POSTGRES;
     }
 
+    @Override
+    public java.util.Optional<io.fsindex.core.spi.NameSearchIndex> nameSearchIndex() {
+        return java.util.Optional.of(new PostgresNameSearch());
+    }
+
     /** A HikariCP pool of {@link #MAX_POOL_SIZE} connections for the URL; see the four-argument form. */
     @Override
     public DataSource openDataSource(String jdbcUrl, String user, String password) {

@@ -52,6 +52,11 @@ public final class SqliteDialect implements Dialect {
         return SQLDialect.SQLITE;
     }
 
+    @Override
+    public java.util.Optional<io.fsindex.core.spi.NameSearchIndex> nameSearchIndex() {
+        return java.util.Optional.of(new SqliteNameSearch());
+    }
+
     /**
      * Opens the database file, creating it if it does not exist yet. The data source returned never creates it
      * again: a file deleted under an open index (or a volume unmounted beneath it) then fails with a message naming

@@ -1,5 +1,6 @@
 package io.fsindex.core;
 
+import io.fsindex.core.schema.NameSearchSchema;
 import io.fsindex.core.schema.SchemaManager;
 import io.fsindex.core.schema.TablePrefixLimit;
 import io.fsindex.api.FsIndexConfigurationException;
@@ -48,6 +49,7 @@ final class IndexOpener {
             SchemaManager schema = new SchemaManager(index.db, index.tables);
             if (b.schemaMode == SchemaMode.MIGRATE && !readOnly) {
                 schema.migrate();
+                new NameSearchSchema(index.db, index.tables).apply(b.nameSearchIndex);
             } else {
                 schema.validate();
             }

@@ -34,6 +34,7 @@ abstract class IndexSettings<B extends IndexSettings<B>> {
     long changeFeedCapacity = FeedSettings.DEFAULTS.feedCapacity();
     Duration scanLease = Duration.ofMinutes(1);
     int maxPoolSize;
+    boolean nameSearchIndex;
     Object metricRegistry;
 
 
@@ -97,6 +98,21 @@ abstract class IndexSettings<B extends IndexSettings<B>> {
             throw new FsIndexConfigurationException("maxPoolSize must be at least 1; got " + size);
         }
         this.maxPoolSize = size;
+        return self();
+    }
+
+    /**
+     * Whether the database keeps a text index of names for fast case-insensitive substring search
+     * ({@link io.fsindex.api.FileQuery#withNameContaining}); off by default. On, opening the index in
+     * {@link SchemaMode#MIGRATE} mode creates and fills it if it is missing (SQLite: an FTS5 trigram table with
+     * triggers; PostgreSQL: a {@code pg_trgm} GIN index, creating the extension if need be), and every scan then
+     * keeps it current in the same transaction as the rows, at a write cost; off, that opening drops it. MySQL and
+     * MariaDB have no index that fits and search by a plain scan either way. Results are the same with the index
+     * and without: it only narrows which names are matched. A read-only handle uses the index when the database
+     * has it, whatever this setting says.
+     */
+    public B nameSearchIndex(boolean enabled) {
+        this.nameSearchIndex = enabled;
         return self();
     }
 

@@ -12,6 +12,7 @@ import io.fsindex.api.FindPage;
 import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.NameSearchProbe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
@@ -49,6 +50,54 @@ public abstract class QueryConformanceTest extends IndexTest {
             "dotted\u0130", "x"};
     private static final char NEWLINE = '\ue000';
     private static final ScanOptions FULL = ScanOptions.defaults().withContentHashing(ContentHashing.FULL);
+
+    /**
+     * Whether the indexes this suite opens keep the name search index ({@link FsIndex.Builder#nameSearchIndex});
+     * a subclass returns true to run the whole suite with it, whose results must be the same as without.
+     */
+    protected boolean nameSearchIndex() {
+        return false;
+    }
+
+    @Override
+    protected FsIndex openIndex() {
+        return openIndex(b -> b.nameSearchIndex(nameSearchIndex()));
+    }
+
+    @Test
+    void nameSearchIndexIsThereWhileTheSettingIsOnAndDroppedWhenOff() throws Exception {
+        Path root = tree();
+        for (String n : HOSTILE) {
+            Files.writeString(root.resolve(n), n);
+        }
+        TestDatabase db = database();
+        boolean engineHasOne = NameSearchProbe.engineHasOne(db.jdbcUrl());
+        FsIndex on = openIndex(b -> b.nameSearchIndex(true));
+        on.scan(root);
+        assertThat(NameSearchProbe.present(db.jdbcUrl(), db.user(), db.password(), prefix()))
+                .as("created on opening with the setting on").isEqualTo(engineHasOne);
+        Trees.create(root, "added-percent%.txt");
+        Trees.delete(root.resolve("percent%.txt"));
+        Files.move(root.resolve("under_score.txt"), root.resolve("renamed_Score.txt"));
+        on.scan(root);
+        for (IndexReader read : readers(on)) {
+            assertFinds(read, FileQuery.any().withNameContaining("CENT%"), root, e -> name(e).contains("cent%"));
+            assertFinds(read, FileQuery.any().withNameContaining("score"), root,
+                    e -> name(e).toLowerCase(Locale.ROOT).contains("score"));
+        }
+        on.close();
+
+        FsIndex off = track(db.builder(prefix()).nameSearchIndex(false).build());
+        assertThat(NameSearchProbe.present(db.jdbcUrl(), db.user(), db.password(), prefix()))
+                .as("dropped on opening with the setting off").isFalse();
+        Trees.create(root, "later-percent%.txt");
+        off.scan(root);
+        assertFinds(off, FileQuery.any().withNameContaining("CENT%"), root, e -> name(e).contains("cent%"));
+        FsIndex again = track(db.builder(prefix()).nameSearchIndex(true).build());
+        assertThat(NameSearchProbe.present(db.jdbcUrl(), db.user(), db.password(), prefix()))
+                .as("rebuilt from the rows on opening with the setting on again").isEqualTo(engineHasOne);
+        assertFinds(again, FileQuery.any().withNameContaining("CENT%"), root, e -> name(e).contains("cent%"));
+    }
 
     @Test
     void entriesCarryTheirKeysAndHashesAndAreFoundById() throws Exception {
@@ -125,14 +174,16 @@ public abstract class QueryConformanceTest extends IndexTest {
         Instant middle = Instant.parse("2020-06-01T00:00:00Z");
         for (IndexReader read : readers) {
             for (String glob : List.of("*.txt", "*%*", "_", "a.txt", "*\\*.txt", "q?.txt", "[a-c]*", "[!a-z]*",
-                    "*\u00e9*", "cafe\u0301.txt", "*\ud83d\ude00*", "line\nbreak.txt", "*[*]*", "**")) {
+                    "*\u00e9*", "cafe\u0301.txt", "*\ud83d\ude00*", "line\nbreak.txt", "*[*]*", "**", "*cent%*",
+                    "under_*", "*reak.t*", "*Case*", "*elvin*", "f1*.BIN")) {
                 // The JDK's glob lets no wildcard match a newline, as fnmatch and fsindex do: swap newlines out.
                 PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob.replace('\n', NEWLINE));
                 assertFinds(read, FileQuery.any().withNameGlob(glob), root,
                         e -> m.matches(Path.of(name(e).replace('\n', NEWLINE))));
             }
             for (String text : List.of("TXT", "%", "_", "\\", "'\"`", "\t", "\n", "\u00c9", "e\u0301", "k", "i",
-                    "\ud83d\ude00", "ca")) {
+                    "\ud83d\ude00", "ca", "CENT%", "UNDER_", "slash", "BREAK", "afe", ".tx", "f1", "emoji-",
+                    "ELVIN", "e.txt", "case.t", "x.txt", "f12", ".bin")) {
                 String lower = text.toLowerCase(Locale.ROOT);
                 assertFinds(read, FileQuery.any().withNameContaining(text), root,
                         e -> name(e).toLowerCase(Locale.ROOT).contains(lower));

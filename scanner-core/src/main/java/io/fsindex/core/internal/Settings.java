@@ -33,7 +33,8 @@ public final class Settings {
         ORPHAN_RETENTION("orphanRetention", (b, v) -> b.orphanRetention(Durations.parse(v))),
         CHANGE_FEED_CAPACITY("changeFeedCapacity", (b, v) -> b.changeFeedCapacity(count(v))),
         SCAN_LEASE("scanLease", (b, v) -> b.scanLease(Durations.parse(v))),
-        MAX_POOL_SIZE("maxPoolSize", (b, v) -> b.maxPoolSize(poolSize(v)));
+        MAX_POOL_SIZE("maxPoolSize", (b, v) -> b.maxPoolSize(poolSize(v))),
+        NAME_SEARCH_INDEX("nameSearchIndex", (b, v) -> b.nameSearchIndex(bool(v)));
 
         final String property;
         final String variable;
@@ -135,6 +136,17 @@ public final class Settings {
             }
         }
         return Durations.parse(v);
+    }
+
+    private static boolean bool(String value) {
+        String v = value.strip();
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("on")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false") || v.equalsIgnoreCase("off")) {
+            return false;
+        }
+        throw new FsIndexConfigurationException("'" + value + "' is not on or off; expected true or false");
     }
 
     private static int poolSize(String value) {

@@ -19,6 +19,7 @@ import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.core.spi.NameSearchIndex;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -53,12 +54,15 @@ public final class Queries {
     private final Sql childrenPage;
     private final Sql subtreeSize;
     private final Sql subdirectorySizes;
+    /** The engine's name search index, used by find while the database has it. */
+    private final Optional<NameSearchIndex> nameSearch;
 
     public Queries(Dialect dialect, FsTables t, Statements statements, Lookups lookups) {
         this.t = t;
         this.ctx = Statements.context(dialect);
         this.statements = statements;
         this.lookups = lookups;
+        this.nameSearch = dialect.nameSearchIndex();
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));
@@ -98,7 +102,7 @@ public final class Queries {
     /** A page of {@code query}'s matches; {@code under} is the id of its directory, or 0 for the whole index. */
     public FindPage find(Connection c, FileQuery query, long under) throws SQLException {
         NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
-        Sql sql = Sql.render(ctx, findStatement(query, names, under != 0));
+        Sql sql = Sql.render(ctx, findStatement(query, names, under != 0, searchIndexed(c, names)));
         PathCache paths = new PathCache(c);
         List<FileEntry> out = new ArrayList<>();
         long cursor = query.after();
@@ -125,10 +129,24 @@ public final class Queries {
         }
     }
 
-    private org.jooq.Select<?> findStatement(FileQuery query, NameFilter names, boolean under) {
+    /** Whether the name search index narrows {@code names}: it is there and one of their runs is long enough. */
+    private boolean searchIndexed(Connection c, NameFilter names) throws SQLException {
+        return nameSearch.isPresent() && names.sqlLikes().stream().anyMatch(Queries::indexable)
+                && nameSearch.get().exists(c, t.prefix);
+    }
+
+    /** A LIKE pattern {@code %run%} whose run the name search index can look up. */
+    private static boolean indexable(String like) {
+        return like.length() - 2 >= NameSearchIndex.MIN_RUN;
+    }
+
+    private org.jooq.Select<?> findStatement(FileQuery query, NameFilter names, boolean under, boolean indexed) {
         Condition where = live().and(r(t.id).gt(param("after", Long.class)));
         for (int i = 0; i < names.sqlLikes().size(); i++) {
-            where = where.and(DSL.lower(r(t.name).cast(SQLDataType.VARCHAR)).like(param("like" + i, String.class)));
+            Field<String> like = param("like" + i, String.class);
+            where = where.and(indexed && indexable(names.sqlLikes().get(i))
+                    ? nameSearch.get().nameContains(t.prefix, r(t.id), r(t.name), like)
+                    : DSL.lower(r(t.name).cast(SQLDataType.VARCHAR)).like(like));
         }
         if (query.kind() != null) {
             where = where.and(r(t.kind).eq(param("kind", String.class)));

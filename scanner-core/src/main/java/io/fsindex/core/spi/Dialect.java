@@ -169,6 +169,14 @@ public interface Dialect {
     }
 
     /**
+     * The engine's text index for case-insensitive substring search of names, or empty where it has none that fits
+     * (the default): {@code find} then narrows names by a plain scan.
+     */
+    default Optional<NameSearchIndex> nameSearchIndex() {
+        return Optional.empty();
+    }
+
+    /**
      * Inserts a child row if its parent still exists and no newer scan has listed the parent, or updates the existing
      * row if no newer scan has written it; affects no row otherwise.
      */
