@@ -269,6 +269,43 @@ public abstract class QueryConformanceTest extends IndexTest {
     }
 
     @Test
+    void aLargeSubtreeIsAnsweredFromWholeTablePassesAsTheDiskSays() throws IOException {
+        // More than 5,000 rows below the root and below big/: fsindex reads the whole table for them instead of
+        // walking the subtree; small/ is still walked. Both must answer what the disk says.
+        Path root = tree("big/", "small/", "small/inner/");
+        Random random = new Random(5);
+        for (int d = 0; d < 60; d++) {
+            Path dir = Files.createDirectories(root.resolve("big/d" + d + "/e" + (d % 7)));
+            for (int f = 0; f < 100; f++) {
+                Files.write(dir.resolve("f" + f + (f % 10 == 0 ? ".log" : ".dat")), new byte[random.nextInt(50)]);
+            }
+        }
+        for (int f = 0; f < 30; f++) {
+            Files.write(root.resolve((f % 2 == 0 ? "small/" : "small/inner/") + "s" + f + ".log"),
+                    new byte[random.nextInt(50)]);
+        }
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("big/d3"));
+        Files.move(root.resolve("big/d4"), root.resolve("small/inner/d4"));
+        index.scan(root);
+
+        for (IndexReader read : readers(index)) {
+            for (Path dir : List.of(root, root.resolve("big"), root.resolve("small"))) {
+                DirectorySize s = read.directorySize(dir).orElseThrow();
+                assertThat(new long[] {s.bytes(), s.files(), s.directories()}).as(dir.toString())
+                        .containsExactly(walkSize(dir));
+                Path d = dir;
+                assertFinds(read, FileQuery.any().withUnder(dir).withSize(20L, 30L), 300, root,
+                        e -> e.startsWith(d) && !e.equals(d) && Files.isRegularFile(e, LinkOption.NOFOLLOW_LINKS)
+                                && size(e) >= 20 && size(e) <= 30);
+                assertFinds(read, FileQuery.any().withUnder(dir).withNameGlob("*.log"), 100, root,
+                        e -> e.startsWith(d) && !e.equals(d) && name(e).endsWith(".log"));
+            }
+        }
+    }
+
+    @Test
     void duplicatesAreGroupedBySizeAndHashLargestWasteFirst() throws IOException {
         Path root = tree("x/", "y/", "z/");
         byte[] big = new byte[3000];
@@ -300,12 +337,16 @@ public abstract class QueryConformanceTest extends IndexTest {
     }
 
     private void assertFinds(IndexReader read, FileQuery query, Path root, Predicate<Path> onDisk) {
+        assertFinds(read, query, 7, root, onDisk);
+    }
+
+    private void assertFinds(IndexReader read, FileQuery query, int pageSize, Path root, Predicate<Path> onDisk) {
         List<FileEntry> found = new ArrayList<>();
-        FindPage page = read.find(query.withLimit(7));
+        FindPage page = read.find(query.withLimit(pageSize));
         found.addAll(page.entries());
         while (page.more()) {
-            assertThat(page.entries()).hasSize(7);
-            page = read.find(query.withLimit(7).after(page.cursor()));
+            assertThat(page.entries()).hasSize(pageSize);
+            page = read.find(query.withLimit(pageSize).after(page.cursor()));
             found.addAll(page.entries());
         }
         assertThat(found).extracting(FileEntry::id).isSorted().doesNotHaveDuplicates();

@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -46,6 +47,8 @@ import org.jooq.impl.SQLDataType;
 public final class Queries {
     /** How many candidate rows one find statement reads while names are matched in Java. */
     private static final int FIND_BATCH = 512;
+    /** The most rows one find statement that walks a subtree reads. */
+    private static final int WALK_BATCH = 100_000;
 
     private final FsTables t;
     private final DSLContext ctx;
@@ -56,6 +59,7 @@ public final class Queries {
     private final Sql subdirectorySizes;
     /** The engine's name search index, used by find while the database has it. */
     private final Optional<NameSearchIndex> nameSearch;
+    private final LargeSubtrees large;
 
     public Queries(Dialect dialect, FsTables t, Statements statements, Lookups lookups) {
         this.t = t;
@@ -63,6 +67,7 @@ public final class Queries {
         this.statements = statements;
         this.lookups = lookups;
         this.nameSearch = dialect.nameSearchIndex();
+        this.large = new LargeSubtrees(ctx, t);
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));
@@ -102,19 +107,25 @@ public final class Queries {
     /** A page of {@code query}'s matches; {@code under} is the id of its directory, or 0 for the whole index. */
     public FindPage find(Connection c, FileQuery query, long under) throws SQLException {
         NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
-        Sql sql = Sql.render(ctx, findStatement(query, names, under != 0, searchIndexed(c, names)));
+        // Below a large directory, rows are read from the whole table and kept if their parent is in its subtree;
+        // below a small one, the subtree is walked, once per statement, so one statement reads a whole page.
+        Set<Long> dirsBelow = under != 0 && large.isLarge(c, under) ? large.directoriesBelow(c, under) : null;
+        boolean walk = under != 0 && dirsBelow == null;
+        int batch = walk ? Math.max(FIND_BATCH, Math.min(query.limit(), WALK_BATCH) + 1) : FIND_BATCH;
+        Sql sql = Sql.render(ctx, findStatement(query, names, walk, searchIndexed(c, names), batch));
         PathCache paths = new PathCache(c);
         List<FileEntry> out = new ArrayList<>();
         long cursor = query.after();
         try (Sql.Bound q = sql.prepare(c)) {
             while (true) {
-                bindFind(q, query, names, under, cursor);
+                bindFind(q, query, names, walk ? under : 0, cursor);
                 int read = 0;
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
                         read++;
                         cursor = rs.getLong(1);
-                        if (names.matches(rs.getString(3))) {
+                        if (names.matches(rs.getString(3))
+                                && (dirsBelow == null || dirsBelow.contains(rs.getLong(2)))) {
                             out.add(entry(rs, paths));
                             if (out.size() == query.limit()) {
                                 return new FindPage(out, cursor, true);
@@ -122,7 +133,7 @@ public final class Queries {
                         }
                     }
                 }
-                if (read < FIND_BATCH) {
+                if (read < batch) {
                     return new FindPage(out, cursor, false);
                 }
             }
@@ -140,7 +151,8 @@ public final class Queries {
         return like.length() - 2 >= NameSearchIndex.MIN_RUN;
     }
 
-    private org.jooq.Select<?> findStatement(FileQuery query, NameFilter names, boolean under, boolean indexed) {
+    private org.jooq.Select<?> findStatement(FileQuery query, NameFilter names, boolean under, boolean indexed,
+                                             int batch) {
         Condition where = live().and(r(t.id).gt(param("after", Long.class)));
         for (int i = 0; i < names.sqlLikes().size(); i++) {
             Field<String> like = param("like" + i, String.class);
@@ -166,7 +178,7 @@ public final class Queries {
         if (query.contentHash() != null) {
             where = where.and(r(t.contentHash).eq(param("hash", String.class)));
         }
-        return from(under).where(where).orderBy(r(t.id)).limit(inline(FIND_BATCH));
+        return from(under).where(where).orderBy(r(t.id)).limit(inline(batch));
     }
 
     private void bindFind(Sql.Bound q, FileQuery query, NameFilter names, long under, long after)
@@ -208,6 +220,10 @@ public final class Queries {
     }
 
     public Optional<DirectorySize> directorySize(Connection c, long dir, Path path) throws SQLException {
+        if (large.isLarge(c, dir)) {
+            long[] totals = large.totals(c, dir);
+            return Optional.of(new DirectorySize(dir, path, totals[0], totals[1], totals[2]));
+        }
         try (Sql.Bound q = subtreeSize.prepare(c)) {
             q.set("dir", dir);
             try (ResultSet rs = q.statement.executeQuery()) {
