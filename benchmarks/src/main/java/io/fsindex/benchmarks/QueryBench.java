@@ -1,20 +1,28 @@
 package io.fsindex.benchmarks;
 
 import io.fsindex.api.DirectorySize;
+import io.fsindex.api.FileKind;
 import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
 import io.fsindex.api.IndexReader;
 import io.fsindex.core.FsIndex;
+import io.fsindex.testservers.InnoDbServer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -23,28 +31,44 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Asks an index what a walk of the disk would otherwise answer, in the same run: a substring search over names
- * against {@code Files.walk} filtering names, and a directory size against a walk summing sizes. SQLite only for now.
+ * Asks an index what the usual tools answer from the disk or their own database, in the same run and on the same
+ * tree: a substring search against {@code plocate}, {@code du} of the whole tree against {@code du -s
+ * --apparent-size}, and a size and time range under a directory against {@code find -size -newer}; and the cold
+ * scan with the name search index on against one without. One table, ratios against each baseline.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fsindex.benchmarks.QueryBench --entries 1000000
  * </pre>
  */
 @Command(name = "query-bench", mixinStandardHelpOptions = true,
-        description = "Times find and du on an index against walking the same tree, and prints one table.")
+        description = "Times find and du on an index against plocate, du and find on the same tree; one table.")
 public final class QueryBench implements Callable<Integer> {
+    /** The engines a run can cover (lower case: they are the command line's values). */
+    enum Engine { sqlite, postgres, mysql, mariadb }
+
     @Option(names = "--entries", defaultValue = "100000", paramLabel = "N", description = "entries in the tree")
     long entries;
-    @Option(names = "--work-dir", paramLabel = "DIR", description = "where to create the tree and database")
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "where to create the tree and databases")
     Path workDir;
-    @Option(names = "--pattern", defaultValue = "q7", paramLabel = "TEXT", description = "text to search names for")
+    @Option(names = "--pattern", defaultValue = "q7x", paramLabel = "TEXT",
+            description = "text to search names for (3 characters match about 0.03 % of generated names)")
     String pattern;
-    @Option(names = "--runs", defaultValue = "3", paramLabel = "N", description = "runs of each; medians shown")
+    @Option(names = "--engines", split = ",", defaultValue = "sqlite,postgres", paramLabel = "ENGINE",
+            description = "engines to run: ${COMPLETION-CANDIDATES}")
+    EnumSet<Engine> engines;
+    @Option(names = "--runs", defaultValue = "3", paramLabel = "N", description = "runs of each query; medians shown")
     int runs;
     @Option(names = "--seed", defaultValue = "42", paramLabel = "SEED", description = "seed of the generated tree")
     long seed;
 
+    /** Files of at least this many bytes, modified after {@link #SINCE}, are what the range question asks for. */
+    private static final long MIN_SIZE = 10 * 1024 + 1;
+    private static final Instant SINCE = Instant.parse("2025-06-01T00:00:00Z");
+    /** The page size of the range questions: each page below a large directory reads the whole table once. */
+    private static final int RANGE_PAGE = 10_000;
+
     private PrintWriter out;
     private PrintWriter progress;
+    private final List<String> rows = new ArrayList<>();
 
     public static void main(String[] args) {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
@@ -62,49 +86,110 @@ public final class QueryBench implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws Exception {
         Path run = Files.createTempDirectory(workDir == null ? Path.of(System.getProperty("java.io.tmpdir")) : workDir,
                 "fsindex-query-bench-");
         try {
             Path root = Files.createDirectories(run.resolve("tree")).toRealPath();
-            TreeGenerator.Stats stats = new TreeGenerator(TreeGenerator.Shape.of(entries, seed)).generate(root, 2);
-            progress.printf("generated %d entries under %s%n", stats.entries(), root);
-            String url = "jdbc:sqlite:" + run.resolve("query.db");
-            try (FsIndex index = FsIndex.builder().jdbcUrl(url).build()) {
-                index.scan(root);
-            }
-            String needle = pattern.toLowerCase(Locale.ROOT);
-            try (IndexReader reader = FsIndex.builder().jdbcUrl(url).buildReader()) {
-                long[] walkFound = new long[1];
-                long[] findFound = new long[1];
-                double walkFind = median(() -> walkFound[0] = walk(root, needle));
-                double indexFind = median(() -> findFound[0] = find(reader, root));
-                long[] walkBytes = new long[1];
-                long[] indexBytes = new long[1];
-                double walkDu = median(() -> walkBytes[0] = walkSize(root));
-                double indexDu = median(() -> indexBytes[0] = reader.directorySize(root).map(DirectorySize::bytes)
-                        .orElseThrow());
-                if (walkFound[0] != findFound[0] || walkBytes[0] != indexBytes[0]) {
-                    throw new IllegalStateException("the index disagrees with the walk: " + findFound[0] + " vs "
-                            + walkFound[0] + " names, " + indexBytes[0] + " vs " + walkBytes[0] + " bytes");
+            TreeGenerator generator = new TreeGenerator(TreeGenerator.Shape.of(entries, seed));
+            TreeGenerator.Stats stats = generator.generate(root, 2);
+            long ranged = spreadSizesAndTimes(root);
+            progress.printf("generated %d entries under %s; %d files sized and dated%n", stats.entries(), root,
+                    ranged);
+            Path part = generator.topLevelDirectories(root).get(0);
+            Baseline base = baselines(run, root, part);
+            out.printf("| question (%d entries) | engine | baseline | baseline (s) | fsindex (s) | ratio | target |%n",
+                    stats.entries());
+            out.println("|---|---|---|---|---|---|---|");
+            for (Engine engine : engines) {
+                try (Server server = Server.start(engine, run)) {
+                    measure(engine, server, root, part, base);
                 }
-                out.printf("| question (%d entries, SQLite) | walk (s) | index (s) | index ÷ walk |%n",
-                        stats.entries());
-                out.println("|---|---|---|---|");
-                out.printf("| names containing \"%s\" (%d found) | %.3f | %.3f | %.2f |%n", pattern, findFound[0],
-                        walkFind, indexFind, indexFind / walkFind);
-                out.printf("| du of the whole tree (%d bytes) | %.3f | %.3f | %.2f |%n", indexBytes[0], walkDu,
-                        indexDu, indexDu / walkDu);
-                out.flush();
             }
+            rows.forEach(out::println);
+            out.flush();
             return 0;
         } finally {
             deleteTree(run);
         }
     }
 
-    private long find(IndexReader reader, Path root) {
-        FileQuery query = FileQuery.any().withNameContaining(pattern).withUnder(root);
+    /** What the tools answer and how long they take, each on the warm tree. */
+    private record Baseline(double plocate, long plocateLines, double du, double find, long findLines,
+                            double findRoot, long findRootLines, long walkMatches) {
+    }
+
+    private Baseline baselines(Path run, Path root, Path part) throws IOException {
+        Path db = run.resolve("plocate.db");
+        // No pruning: the system's configuration may prune the temporary directory the tree is in.
+        exec("updatedb", "-o", db.toString(), "-U", root.toString(), "--require-visibility", "0", "--prunepaths", "",
+                "--prunenames", "", "--prune-bind-mounts", "no");
+        Path ref = run.resolve("newer-than");
+        Files.createFile(ref);
+        Files.setLastModifiedTime(ref, FileTime.from(SINCE));
+        long[] lines = new long[3];
+        double plocate = median(() -> lines[0] = exec("plocate", "-i", "-d", db.toString(), pattern));
+        double du = median(() -> exec("du", "-s", "--apparent-size", root.toString()));
+        String size = "+" + (MIN_SIZE - 1) / 1024 + "k";
+        double find = median(() -> lines[1] = exec("find", part.toString(), "-type", "f", "-size", size, "-newer",
+                ref.toString()));
+        double findRoot = median(() -> lines[2] = exec("find", root.toString(), "-type", "f", "-size", size,
+                "-newer", ref.toString()));
+        String needle = pattern.toLowerCase(Locale.ROOT);
+        long matches;
+        try (Stream<Path> all = Files.walk(root)) {
+            matches = all.filter(p -> !p.equals(root))
+                    .filter(p -> p.getFileName().toString().toLowerCase(Locale.ROOT).contains(needle)).count();
+        }
+        expect(lines[0] >= matches, "plocate found " + lines[0] + " paths containing " + pattern + "; a walk finds "
+                + matches + " names: is the tree pruned from its database?");
+        return new Baseline(plocate, lines[0], du, find, lines[1], findRoot, lines[2], matches);
+    }
+
+    private void measure(Engine engine, Server server, Path root, Path part, Baseline base) throws Exception {
+        String name = server.label();
+        progress.printf("%s: cold scan without the name search index%n", name);
+        double plain = coldScan(server, "plain_", false, root);
+        progress.printf("%s: cold scan with the name search index%n", name);
+        double indexed = coldScan(server, "named_", true, root);
+        long[] found = new long[4];
+        try (IndexReader reader = server.builder("named_").buildReader()) {
+            double search = median(() -> found[0] = count(reader, FileQuery.any().withNameContaining(pattern)));
+            double du = median(() -> found[1] = reader.directorySize(root).map(DirectorySize::bytes).orElseThrow());
+            FileQuery range = FileQuery.any().withKind(FileKind.FILE).withSize(MIN_SIZE, null)
+                    .withModified(SINCE, null).withLimit(RANGE_PAGE);
+            double find = median(() -> found[2] = count(reader, range.withUnder(part)));
+            double findRoot = median(() -> found[3] = count(reader, range.withUnder(root)));
+            expect(found[0] == base.walkMatches, name + " found " + found[0] + " names containing " + pattern
+                    + "; a walk finds " + base.walkMatches);
+            expect(found[2] == base.findLines && found[3] == base.findRootLines, name + " found " + found[2] + " and "
+                    + found[3] + " files in the ranges; find found " + base.findLines + " and " + base.findRootLines);
+            row("names containing \"" + pattern + "\" (" + found[0] + "; plocate's paths: " + base.plocateLines
+                    + ")", name, "plocate -i", base.plocate, search, "≤ 3");
+            row("du of the whole tree", name, "du -s --apparent-size", base.du, du, "≤ 0.25");
+            row("size ≥ 10 KiB, newer, under a quarter (" + found[2] + "; pages of " + RANGE_PAGE + ")", name,
+                    "find -size -newer", base.find, find, "≤ 0.25");
+            row("the same under the root (" + found[3] + ")", name, "find -size -newer", base.findRoot, findRoot,
+                    "≤ 0.25");
+        }
+        row("cold scan with the name search index", name, "without", plain, indexed, "≤ 1.3");
+    }
+
+    private double coldScan(Server server, String prefix, boolean nameSearch, Path root) {
+        try (FsIndex index = server.builder(prefix).nameSearchIndex(nameSearch).build()) {
+            long start = System.nanoTime();
+            index.scan(root);
+            return (System.nanoTime() - start) / 1e9;
+        }
+    }
+
+    private void row(String question, String engine, String baseline, double baseSeconds, double seconds,
+                     String target) {
+        rows.add(String.format(Locale.ROOT, "| %s | %s | %s | %.3f | %.3f | %.2f | %s |", question, engine, baseline,
+                baseSeconds, seconds, seconds / baseSeconds, target));
+    }
+
+    private static long count(IndexReader reader, FileQuery query) {
         long found = 0;
         for (FindPage page = reader.find(query); ; page = reader.find(query.after(page.cursor()))) {
             found += page.entries().size();
@@ -114,28 +199,53 @@ public final class QueryBench implements Callable<Integer> {
         }
     }
 
-    private static long walk(Path root, String needle) {
+    /**
+     * Gives one file in eight a size (sparse, up to 64 KiB) and one in two a modification time within the two years
+     * before the run's, drawn from the seed, so that size and time ranges select something.
+     */
+    private long spreadSizesAndTimes(Path root) throws IOException {
+        SplittableRandom rng = new SplittableRandom(seed);
+        Instant now = Instant.now();
+        long[] touched = new long[1];
         try (Stream<Path> all = Files.walk(root)) {
-            return all.filter(p -> !p.equals(root))
-                    .filter(p -> p.getFileName().toString().toLowerCase(Locale.ROOT).contains(needle)).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static long walkSize(Path root) {
-        try (Stream<Path> all = Files.walk(root)) {
-            return all.mapToLong(p -> {
+            all.filter(Files::isRegularFile).forEach(f -> {
                 try {
-                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class,
-                            LinkOption.NOFOLLOW_LINKS);
-                    return a.isRegularFile() ? a.size() : 0;
+                    if (rng.nextInt(8) == 0) {
+                        try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+                            raf.setLength(1 + rng.nextInt(64 * 1024));
+                        }
+                        touched[0]++;
+                    }
+                    if (rng.nextBoolean()) {
+                        Files.setLastModifiedTime(f, FileTime.from(now.minusSeconds(rng.nextLong(2 * 365 * 86_400L))));
+                    }
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-            }).sum();
+            });
+        }
+        return touched[0];
+    }
+
+    /** Runs a command to its end and returns the lines it printed. */
+    private static long exec(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            long lines;
+            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                lines = in.lines().count();
+            }
+            int code = p.waitFor();
+            if (code != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited with " + code);
+            }
+            return lines;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
@@ -152,10 +262,80 @@ public final class QueryBench implements Callable<Integer> {
         return seconds[runs / 2];
     }
 
+    private static void expect(boolean holds, String message) {
+        if (!holds) {
+            throw new IllegalStateException(message);
+        }
+    }
+
     private static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
+            }
+        }
+    }
+
+    /** One engine's database for the run, started (or created) fresh and closed at the end. */
+    private interface Server extends AutoCloseable {
+        String label();
+
+        FsIndex.Builder builder(String prefix);
+
+        @Override
+        void close() throws Exception;
+
+        static Server start(Engine engine, Path run) throws Exception {
+            switch (engine) {
+                case sqlite -> {
+                    return new Server() {
+                        public String label() {
+                            return "SQLite";
+                        }
+
+                        public FsIndex.Builder builder(String prefix) {
+                            return FsIndex.builder().jdbcUrl("jdbc:sqlite:" + run.resolve(prefix + "index.db"));
+                        }
+
+                        public void close() {
+                        }
+                    };
+                }
+                case postgres -> {
+                    PostgresServer pg = PostgresServer.startEmbedded(run.resolve("pg-data"));
+                    return new Server() {
+                        public String label() {
+                            return "PostgreSQL";
+                        }
+
+                        public FsIndex.Builder builder(String prefix) {
+                            return FsIndex.builder().jdbcUrl(pg.url()).user(pg.user()).password(pg.password())
+                                    .tablePrefix(prefix);
+                        }
+
+                        public void close() throws IOException {
+                            pg.close();
+                        }
+                    };
+                }
+                default -> {
+                    InnoDbServer.Engine kind = engine == Engine.mysql ? InnoDbServer.Engine.MYSQL
+                            : InnoDbServer.Engine.MARIADB;
+                    MySqlServer my = MySqlServer.start(kind, run.resolve(kind.scheme));
+                    return new Server() {
+                        public String label() {
+                            return kind.label.split(" ")[0];
+                        }
+
+                        public FsIndex.Builder builder(String prefix) {
+                            return FsIndex.builder().jdbcUrl(my.loadDataUrl()).user(my.user()).tablePrefix(prefix);
+                        }
+
+                        public void close() {
+                            my.close();
+                        }
+                    };
+                }
             }
         }
     }
