@@ -272,8 +272,7 @@ public final class FsIndex implements IndexReader {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
         ensureOpen();
-        return io.fsindex.core.watch.TreeWatcher.start(this, root, options,
-                io.fsindex.core.watch.IndexFiles.of(db.read(c -> c.getMetaData().getURL())));
+        return io.fsindex.core.watch.TreeWatcher.start(this, root, options, db.read(db.dialect::databaseFiles));
     }
 
     /**
