@@ -8,6 +8,7 @@ import io.fsindex.api.FileEntry;
 import io.fsindex.api.IndexWatch;
 import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanScope;
 import io.fsindex.api.WatchOptions;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.watch.WatchTestHooks;
@@ -184,6 +185,21 @@ public abstract class WatchConformanceTest extends IndexTest {
         assertThat(index.lookup(root.resolve("elsewhere/renamed")).orElseThrow().id()).isEqualTo(bigId);
         assertThat(idsBelow(index, root.resolve("elsewhere/renamed"))).isEqualTo(ids);
         assertThat(watch.state().fallbacks()).isZero();
+    }
+
+    // A directory the root's stored rules exclude: its events ask for no scan and no report, and it stays out.
+    @Test
+    void changesInAnExcludedDirectoryAreLeftOutQuietly() throws Exception {
+        Path root = tree("cache/", "kept/");
+        FsIndex index = openIndex();
+        index.setScope(root, ScanScope.defaults().withExcludes("cache/"));
+        IndexWatch watch = watching(index.watch(root, options()));
+        Trees.create(root, "cache/junk.bin");
+        Trees.create(root, "kept/new.txt");
+        await("the kept file indexed", () -> index.lookup(root.resolve("kept/new.txt")).isPresent());
+        await("no work pending", () -> watch.state().pendingDirectories() == 0);
+        assertThat(reports).as("reports").isEmpty();
+        assertThat(index.lookup(root.resolve("cache"))).isEmpty();
     }
 
     // The watched root moved away and back: it is reported, nothing is deleted on a guess, and the watch resumes.

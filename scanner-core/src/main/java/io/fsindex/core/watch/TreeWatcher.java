@@ -6,6 +6,7 @@ import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanRecord;
+import io.fsindex.api.ScopeException;
 import io.fsindex.api.WatchOptions;
 import io.fsindex.api.WatchState;
 import io.fsindex.core.FsIndex;
@@ -421,6 +422,13 @@ public final class TreeWatcher implements IndexWatch {
             if (!closed) {
                 retryLater(w, e);
             }
+        } catch (ScopeException e) {
+            if (initial) {
+                throw e;
+            }
+            // The stored rules leave this directory out (or now do): its parent's scans keep it out of the index, so
+            // its events ask for nothing, and retrying would only fail again.
+            LOG.debug("not scanning {} for the watch: {}", w.path(), e.getMessage());
         } catch (RuntimeException e) {
             if (initial) {
                 throw e;
