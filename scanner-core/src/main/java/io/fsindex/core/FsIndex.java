@@ -38,7 +38,6 @@ import io.fsindex.api.WatchOptions;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -68,7 +67,7 @@ public final class FsIndex implements IndexReader {
     private static final Logger LOG = LoggerFactory.getLogger(FsIndex.class);
 
     static {
-        IndexInternals.install(index -> index.new Internals());
+        IndexInternals.install(FsIndexInternals::new);
     }
 
     final Database db;
@@ -82,10 +81,10 @@ public final class FsIndex implements IndexReader {
     final TableNames tables;
     private final Walker walker;
     private final FeedSettings feedSettings;
-    private final ScanLifecycle lifecycle;
+    final ScanLifecycle lifecycle;
     private final ScopeStore scopes;
     private final AutoCloseable ownedDataSource;
-    private final ScanLauncher launcher;
+    final ScanLauncher launcher;
     private volatile boolean closed;
 
     FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
@@ -153,13 +152,13 @@ public final class FsIndex implements IndexReader {
      * @return its stored rules, or empty if none are stored for it
      */
     public Optional<ScanScope> scope(Path root) {
-        ensureOpen();
+        requireOpen();
         return Optional.ofNullable(scopes.scopes().get(ScopeStore.realPath(root)));
     }
 
     /** {@return every root with stored rules, by real path} */
     public Map<Path, ScanScope> scopes() {
-        ensureOpen();
+        requireOpen();
         return scopes.scopes();
     }
 
@@ -175,7 +174,7 @@ public final class FsIndex implements IndexReader {
      */
     public void setScope(Path root, ScanScope rules) {
         Objects.requireNonNull(root, "root");
-        ensureOpen();
+        requireOpen();
         scopes.set(root, rules);
     }
 
@@ -218,7 +217,7 @@ public final class FsIndex implements IndexReader {
     public ScanSession startScan(Path root, ScanOptions options) {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
-        ensureOpen();
+        requireOpen();
         FileNameEncoding.requireUtf8(root);
         return launcher.start(root, options);
     }
@@ -241,7 +240,7 @@ public final class FsIndex implements IndexReader {
     public ScanResult scanDirectory(Path directory, ScanOptions options) {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(options, "options");
-        ensureOpen();
+        requireOpen();
         FileNameEncoding.requireUtf8(directory);
         ScanSession session = launcher.start(directory, options, true);
         try {
@@ -271,7 +270,7 @@ public final class FsIndex implements IndexReader {
     public IndexWatch watch(Path root, WatchOptions options) {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
-        ensureOpen();
+        requireOpen();
         return io.fsindex.core.watch.TreeWatcher.start(this, root, options, db.read(db.dialect::databaseFiles));
     }
 
@@ -294,47 +293,47 @@ public final class FsIndex implements IndexReader {
      * recorded but since deleted is found too.
      */
     public Optional<FileEntry> lookup(Path path) {
-        ensureOpen();
+        requireOpen();
         return reads.lookup(path);
     }
 
     @Override
     public Optional<FileEntry> lookup(long id) {
-        ensureOpen();
+        requireOpen();
         return reads.lookup(id);
     }
 
     @Override
     public List<FileEntry> children(Path path, String afterName, int limit) {
         IndexReads.requirePositive(limit);
-        ensureOpen();
+        requireOpen();
         return reads.children(path, afterName, limit);
     }
 
     @Override
     public FindPage find(FileQuery query) {
         Objects.requireNonNull(query, "query");
-        ensureOpen();
+        requireOpen();
         return reads.find(query);
     }
 
     @Override
     public Optional<DirectorySize> directorySize(Path path) {
-        ensureOpen();
+        requireOpen();
         return reads.directorySize(path);
     }
 
     @Override
     public List<DirectorySize> largestSubdirectories(Path path, int limit) {
         IndexReads.requirePositive(limit);
-        ensureOpen();
+        requireOpen();
         return reads.largestSubdirectories(path, limit);
     }
 
     @Override
     public List<DuplicateGroup> duplicates(Path under, int limit) {
         IndexReads.requirePositive(limit);
-        ensureOpen();
+        requireOpen();
         return reads.duplicates(under, limit);
     }
 
@@ -344,7 +343,7 @@ public final class FsIndex implements IndexReader {
      * empty if it is not recorded.
      */
     public List<FileEntry> children(Path path) {
-        ensureOpen();
+        requireOpen();
         return reads.children(path);
     }
 
@@ -361,14 +360,14 @@ public final class FsIndex implements IndexReader {
      */
     @Override
     public ChangeBatch changesSince(long cursor, int limit) {
-        ensureOpen();
+        requireOpen();
         return reads.changesSince(cursor, limit);
     }
 
     /** The number of the last change committed so far: a cursor for {@link #changesSince} that skips the past. */
     @Override
     public long changeFeedEnd() {
-        ensureOpen();
+        requireOpen();
         return reads.changeFeedEnd();
     }
 
@@ -380,13 +379,13 @@ public final class FsIndex implements IndexReader {
      * @return the feed's length
      */
     public long changeFeedLength() {
-        ensureOpen();
+        requireOpen();
         return reads.changeFeedLength();
     }
 
     /** Summarises the index: schema version, row counts and the most recent scans. */
     public IndexInfo info(int recentScans) {
-        ensureOpen();
+        requireOpen();
         return reads.info(recentScans, launcher.runningScanIds());
     }
 
@@ -409,7 +408,7 @@ public final class FsIndex implements IndexReader {
         if (grace.isNegative()) {
             throw new IllegalArgumentException("grace must not be negative: " + grace);
         }
-        ensureOpen();
+        requireOpen();
         try {
             return new GarbageCollector(db, contentStatements.get()).collect(grace, onDeleted);
         } catch (SQLException e) {
@@ -443,39 +442,8 @@ public final class FsIndex implements IndexReader {
         }
     }
 
-    long insertScanRow(Connection c, String root) throws SQLException {
-        return lifecycle.start(c, root);
-    }
-
-    /** This index's plumbing, as {@link IndexInternals} hands it out. */
-    private final class Internals implements IndexInternals.Parts {
-        @Override
-        public Database db() {
-            return db;
-        }
-
-        @Override
-        public Statements statements() {
-            return statements.get();
-        }
-
-        @Override
-        public long insertScanRow(Connection c, String root) throws SQLException {
-            return FsIndex.this.insertScanRow(c, root);
-        }
-
-        @Override
-        public void listingPartEntries(int entries) {
-            launcher.listingPartEntries(entries);
-        }
-    }
-
     /** Throws if this index is closed. */
     void requireOpen() {
-        ensureOpen();
-    }
-
-    private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("this FsIndex is closed");
         }
