@@ -22,12 +22,13 @@ class FsIndexCliCompletionTest {
         assertThat(cli.run("generate-completion")).as(cli.err.toString()).isZero();
         Path script = Files.writeString(tmp.resolve("fsindex.bash"), cli.out.toString());
 
-        assertThat(complete(script, "fsindex", "sc")).containsExactly("scan");
+        assertThat(complete(script, "fsindex", "sca")).containsExactly("scan");
+        assertThat(complete(script, "fsindex", "sc")).containsExactly("scan", "scope");
         assertThat(complete(script, "fsindex", "ch")).containsExactly("changes");
         assertThat(complete(script, "fsindex", "changes", "--j")).containsExactly("--json");
         assertThat(complete(script, "fsindex", "info", "--pass")).containsExactly("--password-file");
         assertThat(complete(script, "fsindex", "")).contains("scan", "ls", "info", "gc", "changes", "find", "du",
-                "dupes");
+                "dupes", "watch", "scope");
     }
 
     @Test
