@@ -273,7 +273,7 @@ public abstract class InnoDbBehaviourTest {
             assertThatThrownBy(() -> w.executeUpdate("UPDATE " + prefix + "locked SET id = 1 WHERE id = 1"))
                     .isInstanceOfSatisfying(SQLException.class, e -> {
                         assertThat(e.getErrorCode()).isEqualTo(1205);
-                        assertThat(dialect().isRetryable(e)).isTrue();
+                        assertThat(dialect().errors().isRetryable(e)).isTrue();
                     });
             holder.rollback();
             waiter.rollback();

@@ -27,7 +27,7 @@ public final class Rendered {
 
     /** A listing's owner check over two directories, as the dialect locks it. */
     public String ownerGuard(Dialect dialect) {
-        return sql(dialect.lockedWhereConcurrent(DSL.select(TABLES.id, TABLES.listedBy).from(TABLES.files)
+        return sql(dialect.statements().lockedWhereConcurrent(DSL.select(TABLES.id, TABLES.listedBy).from(TABLES.files)
                 .where(TABLES.id.in(DSL.param("d0", Long.class), DSL.param("d1", Long.class)))));
     }
 

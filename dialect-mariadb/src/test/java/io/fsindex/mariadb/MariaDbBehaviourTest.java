@@ -90,11 +90,11 @@ class MariaDbBehaviourTest extends InnoDbBehaviourTest {
 
             try (PreparedStatement duplicate = prepared(c, insert, "f.txt", "g.txt", scan)) {
                 assertThat(returnedRows(duplicate)).isEqualTo(1);
-                dialect().requireOnlyConflictsLeftOut(duplicate);   // a duplicate name is what it may leave out
+                dialect().statements().requireOnlyConflictsLeftOut(duplicate);   // a duplicate name is what it may leave out
             }
             try (PreparedStatement noSuchScan = prepared(c, insert, "h.txt", "i.txt", scan + 1000)) {
                 assertThat(returnedRows(noSuchScan)).isEqualTo(1);
-                assertThatThrownBy(() -> dialect().requireOnlyConflictsLeftOut(noSuchScan))
+                assertThatThrownBy(() -> dialect().statements().requireOnlyConflictsLeftOut(noSuchScan))
                         .isInstanceOf(SQLException.class).hasMessageContaining("foreign key");
             }
         }
@@ -130,7 +130,8 @@ class MariaDbBehaviourTest extends InnoDbBehaviourTest {
         String table = prefix + "received";
         String loadSecret = "LOAD DATA LOCAL INFILE '" + secret + "' INTO TABLE " + table;
         io.fsindex.testkit.TestDatabase db = server().database();
-        javax.sql.DataSource pool = dialect().openDataSource(db.jdbcUrl(), db.user(), db.password());
+        javax.sql.DataSource pool = dialect().connections().openDataSource(db.jdbcUrl(), db.user(), db.password(),
+                io.fsindex.core.spi.PoolOptions.DEFAULTS);
         try (AutoCloseable closing = (AutoCloseable) pool; Connection c = pool.getConnection();
              Statement s = c.createStatement();
              Connection plain = server().connect(); Statement p = plain.createStatement()) {

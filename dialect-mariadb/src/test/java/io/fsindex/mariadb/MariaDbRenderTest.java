@@ -29,7 +29,7 @@ class MariaDbRenderTest {
 
     @Test
     void upsertChildLocksTheParentItChecksAndAssignsScanIdLast() {
-        assertThat(r.sql(dialect.upsertChild(TABLES))).isEqualTo(
+        assertThat(r.sql(dialect.statements().upsertChild(TABLES))).isEqualTo(
                 "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select :parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p"
@@ -39,7 +39,7 @@ class MariaDbRenderTest {
 
     @Test
     void upsertTopLevelConflictsOnTheTopLevelNameKey() {
-        assertThat(r.sql(dialect.upsertTopLevel(TABLES))).isEqualTo(
+        assertThat(r.sql(dialect.statements().upsertTopLevel(TABLES))).isEqualTo(
                 "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select null, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + UPDATE_UNLESS_NEWER);
@@ -48,7 +48,7 @@ class MariaDbRenderTest {
     /** A write transaction locks the feed's head row before numbering its changes, so numbers follow commit order. */
     @Test
     void lockFeedLocksTheHeadRow() {
-        assertThat(r.sql(dialect.lockFeed(TABLES))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
+        assertThat(r.sql(dialect.statements().lockFeed(TABLES))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
     }
 
     /** A listing's owner check reads its directories' rows {@code lock in share mode}: a newer claim waits for the write. */
@@ -61,13 +61,13 @@ class MariaDbRenderTest {
     /** The same plain insert as on MySQL (no row alias on either). */
     @Test
     void insertChildrenIsAPlainInsertThatLeavesADuplicateAlone() {
-        assertThat(r.sql(dialect.insertChildren(TABLES, 2))).isEqualTo(Rendered.INSERT_CHILDREN);
+        assertThat(r.sql(dialect.statements().insertChildren(TABLES, 2))).isEqualTo(Rendered.INSERT_CHILDREN);
     }
 
     /** New names below directories go as INSERT IGNORE returning what went in; duplicates are left out. */
     @Test
     void insertChildrenReturningIgnoresDuplicatesAndReturnsTheInsertedRows() {
-        assertThat(r.sql(dialect.insertChildrenReturning(TABLES, 2))).isEqualTo("insert ignore into fsindex_files"
+        assertThat(r.sql(dialect.statements().insertChildrenReturning(TABLES, 2))).isEqualTo("insert ignore into fsindex_files"
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by) values (:parent0,"
                 + " :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0, :listed0), (:parent1, :name1, :kind1,"
                 + " :size1, :mtime1, :link1, :key1, :scan, 0, :listed1) returning id, parent, name");

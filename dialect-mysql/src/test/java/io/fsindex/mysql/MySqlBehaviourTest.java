@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
+import io.fsindex.innodb.LocalInfileLoader;
 import io.fsindex.innodb.InnoDbBehaviourTest;
 import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.TestDatabase;
@@ -37,7 +38,7 @@ class MySqlBehaviourTest extends InnoDbBehaviourTest {
         Path root = tree("a.txt");
         openIndex().scan(root);
         TestDatabase loading = server().loadingDatabase();
-        Dialect.BulkLoader loader = dialect().bulkLoader(new FsTables(prefix));
+        io.fsindex.core.spi.BulkLoader loader = dialect().bulkLoader(new FsTables(prefix));
         try (Connection c = java.sql.DriverManager.getConnection(loading.jdbcUrl(), loading.user(),
                 loading.password()); Statement s = c.createStatement()) {
             assertThat(loader.available(c)).as("the test server allows LOCAL INFILE").isTrue();
@@ -70,16 +71,17 @@ class MySqlBehaviourTest extends InnoDbBehaviourTest {
         Path secret = Files.writeString(tmp.resolve("secret.txt"), "secret\n");
         MySqlDialect dialect = new MySqlDialect();
         TestDatabase loading = server().loadingDatabase();
-        javax.sql.DataSource pool = dialect.openDataSource(loading.jdbcUrl(), loading.user(), loading.password());
+        javax.sql.DataSource pool = dialect.connections().openDataSource(loading.jdbcUrl(), loading.user(), loading.password(),
+                io.fsindex.core.spi.PoolOptions.DEFAULTS);
         try (AutoCloseable closing = (AutoCloseable) pool; Connection c = pool.getConnection();
              Statement s = c.createStatement()) {
-            dialect.prepare(c);
+            dialect.connections().prepare(c);
             s.execute("CREATE TABLE " + prefix + "received (line TEXT)");
             String loadSecret = "LOAD DATA LOCAL INFILE '" + secret + "' INTO TABLE " + prefix + "received";
             assertThat(dialect.bulkLoader(new FsTables(prefix)).available(c)).as("fsindex loads").isTrue();
 
             assertThatThrownBy(() -> s.execute(loadSecret)).isInstanceOf(SQLException.class);
-            assertThat(dialect.loadLocal(c, loadSecret, new java.io.ByteArrayInputStream(
+            assertThat(new LocalInfileLoader(dialect, new FsTables(prefix)).loadLocal(c, loadSecret, new java.io.ByteArrayInputStream(
                     "fsindex's rows\n".getBytes(StandardCharsets.UTF_8)))).isEqualTo(1);
             assertThatThrownBy(() -> s.execute(loadSecret)).isInstanceOf(SQLException.class);
 

@@ -7,6 +7,7 @@ import static io.fsindex.innodb.Rendered.UPDATE_BY_IDS;
 import static io.fsindex.innodb.Rendered.UPDATE_UNLESS_NEWER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fsindex.innodb.LocalInfileLoader;
 import io.fsindex.innodb.Rendered;
 import org.junit.jupiter.api.Test;
 
@@ -26,10 +27,10 @@ class MySqlRenderTest {
      */
     @Test
     void bulkLoadsNameTheirColumnsAndLeaveTheIdToInnoDb() {
-        assertThat(dialect.loadChildren(TABLES)).isEqualTo("LOAD DATA LOCAL INFILE 'fsindex-rows' INTO TABLE"
+        assertThat(new LocalInfileLoader(dialect, TABLES).childrenStatement()).isEqualTo("LOAD DATA LOCAL INFILE 'fsindex-rows' INTO TABLE"
                 + " `fsindex_files` CHARACTER SET utf8mb4 (`parent`, `name`, `kind`, `size`, `mtime`, `link_target`,"
                 + " `file_key`, `scan_id`, `listed_by`)");
-        assertThat(dialect.loadChanges(TABLES)).isEqualTo("LOAD DATA LOCAL INFILE 'fsindex-rows' INTO TABLE"
+        assertThat(new LocalInfileLoader(dialect, TABLES).changesStatement()).isEqualTo("LOAD DATA LOCAL INFILE 'fsindex-rows' INTO TABLE"
                 + " `fsindex_changes` CHARACTER SET utf8mb4 (`seq`, `entry`, `change_type`, `kind`, `dir`, `name`,"
                 + " `previous_path`, `scan_id`, `at`)");
     }
@@ -37,7 +38,7 @@ class MySqlRenderTest {
     /** The numbers a load got, read back with the check that they are consecutive, in one statement. */
     @Test
     void loadedRowsAreCountedInTheRangeOfTheirFirstIdOnly() {
-        assertThat(dialect.loadedNumbering(TABLES)).isEqualTo("select last_insert_id(), @@auto_increment_increment,"
+        assertThat(new LocalInfileLoader(dialect, TABLES).numberingStatement()).isEqualTo("select last_insert_id(), @@auto_increment_increment,"
                 + " (select sum(case when `scan_id` = ? then 1 else 0 end) from `fsindex_files` where `id` between"
                 + " last_insert_id() and (last_insert_id() + (? * @@auto_increment_increment)))");
     }
@@ -51,7 +52,7 @@ class MySqlRenderTest {
 
     @Test
     void upsertChildLocksTheParentItChecksAndAssignsScanIdLast() {
-        assertThat(r.sql(dialect.upsertChild(TABLES))).isEqualTo(
+        assertThat(r.sql(dialect.statements().upsertChild(TABLES))).isEqualTo(
                 "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select excluded.parent, excluded.name, excluded.kind, excluded.size, excluded.mtime,"
                 + " excluded.link_target, excluded.file_key, excluded.scan_id, excluded.stale, excluded.listed_by"
@@ -64,7 +65,7 @@ class MySqlRenderTest {
 
     @Test
     void upsertTopLevelConflictsOnTheTopLevelNameKey() {
-        assertThat(r.sql(dialect.upsertTopLevel(TABLES))).isEqualTo(
+        assertThat(r.sql(dialect.statements().upsertTopLevel(TABLES))).isEqualTo(
                 "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select excluded.parent, excluded.name, excluded.kind, excluded.size, excluded.mtime,"
                 + " excluded.link_target, excluded.file_key, excluded.scan_id, excluded.stale, excluded.listed_by"
@@ -76,7 +77,7 @@ class MySqlRenderTest {
     /** A write transaction locks the feed's head row before numbering its changes, so numbers follow commit order. */
     @Test
     void lockFeedLocksTheHeadRow() {
-        assertThat(r.sql(dialect.lockFeed(TABLES))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
+        assertThat(r.sql(dialect.statements().lockFeed(TABLES))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
     }
 
     /** A listing's owner check reads its directories' rows {@code for share}: a newer claim waits for the write. */
@@ -89,6 +90,6 @@ class MySqlRenderTest {
     /** New names go as a plain multi-row VALUES insert; a duplicate is left as it is. */
     @Test
     void insertChildrenIsAPlainInsertThatLeavesADuplicateAlone() {
-        assertThat(r.sql(dialect.insertChildren(TABLES, 2))).isEqualTo(INSERT_CHILDREN);
+        assertThat(r.sql(dialect.statements().insertChildren(TABLES, 2))).isEqualTo(INSERT_CHILDREN);
     }
 }

@@ -89,9 +89,9 @@ class PostgresConcurrencyTest {
     private long listedDirectory(PgSession s, long scan) throws SQLException {
         Map<String, Object> v = entry(0, "D", "DIRECTORY", scan);
         v.remove("parent");
-        s.run(dialect.upsertTopLevel(t), v);
+        s.run(dialect.statements().upsertTopLevel(t), v);
         long id = s.queryLong("SELECT id FROM " + t.filesName() + " WHERE parent IS NULL AND name = 'D'");
-        assertThat(s.run(dialect.claimDirectory(t), Map.of("dir", id, "scan", scan))).isEqualTo(1);
+        assertThat(s.run(dialect.statements().claimDirectory(t), Map.of("dir", id, "scan", scan))).isEqualTo(1);
         return id;
     }
 
@@ -110,11 +110,11 @@ class PostgresConcurrencyTest {
         long d = listedDirectory(older, s1);
 
         newer.begin();
-        assertThat(newer.run(dialect.claimDirectory(t), Map.of("dir", d, "scan", s2))).isEqualTo(1);
+        assertThat(newer.run(dialect.statements().claimDirectory(t), Map.of("dir", d, "scan", s2))).isEqualTo(1);
         newer.run(markChildrenStale(t), Map.of("dir", d, "scan", s2));
 
         older.begin();
-        Future<Integer> insert = executor.submit(() -> older.run(dialect.upsertChild(t), entry(d, "c", "FILE", s1)));
+        Future<Integer> insert = executor.submit(() -> older.run(dialect.statements().upsertChild(t), entry(d, "c", "FILE", s1)));
         assertThat(monitor.awaitLockWait(older.pid, insert))
                 .as("the older scan's insert must wait for the newer scan's claim of the parent").isTrue();
         newer.commit();
@@ -135,11 +135,11 @@ class PostgresConcurrencyTest {
         long d = listedDirectory(older, s1);
 
         older.begin();
-        assertThat(older.run(dialect.upsertChild(t), entry(d, "c", "FILE", s1))).isEqualTo(1);
+        assertThat(older.run(dialect.statements().upsertChild(t), entry(d, "c", "FILE", s1))).isEqualTo(1);
 
         newer.begin();
         Future<Integer> claimAndMark = executor.submit(() -> {
-            int claimed = newer.run(dialect.claimDirectory(t), Map.of("dir", d, "scan", s2));
+            int claimed = newer.run(dialect.statements().claimDirectory(t), Map.of("dir", d, "scan", s2));
             newer.run(markChildrenStale(t), Map.of("dir", d, "scan", s2));
             newer.commit();
             return claimed;
@@ -170,7 +170,7 @@ class PostgresConcurrencyTest {
                 .and(t.scanId.eq(org.jooq.impl.DSL.param("scan", Long.class))), Map.of("scan", s2))).isEqualTo(1);
 
         older.begin();
-        Future<int[]> batch = executor.submit(() -> older.runBatch(dialect.upsertChild(t),
+        Future<int[]> batch = executor.submit(() -> older.runBatch(dialect.statements().upsertChild(t),
                 List.of(entry(d, "c1", "FILE", s1), entry(d, "c2", "DIRECTORY", s1))));
         assertThat(monitor.awaitLockWait(older.pid, batch))
                 .as("the insert must wait for the sweep that deletes its parent").isTrue();
@@ -194,9 +194,9 @@ class PostgresConcurrencyTest {
 
         // a newer scan waits for an older one's insert and then overwrites it
         first.begin();
-        assertThat(first.run(dialect.upsertChild(t), entry(d, "c", "FILE", s2))).isEqualTo(1);
+        assertThat(first.run(dialect.statements().upsertChild(t), entry(d, "c", "FILE", s2))).isEqualTo(1);
         second.begin();
-        Future<Integer> newerUpsert = executor.submit(() -> second.run(dialect.upsertChild(t),
+        Future<Integer> newerUpsert = executor.submit(() -> second.run(dialect.statements().upsertChild(t),
                 entry(d, "c", "DIRECTORY", s3)));
         assertThat(monitor.awaitLockWait(second.pid, newerUpsert)).isTrue();
         first.commit();
@@ -205,9 +205,9 @@ class PostgresConcurrencyTest {
 
         // an older scan waits for a newer one's insert and then leaves it alone
         first.begin();
-        assertThat(first.run(dialect.upsertChild(t), entry(d, "e", "FILE", s3))).isEqualTo(1);
+        assertThat(first.run(dialect.statements().upsertChild(t), entry(d, "e", "FILE", s3))).isEqualTo(1);
         second.begin();
-        Future<Integer> olderUpsert = executor.submit(() -> second.run(dialect.upsertChild(t),
+        Future<Integer> olderUpsert = executor.submit(() -> second.run(dialect.statements().upsertChild(t),
                 entry(d, "e", "DIRECTORY", s2)));
         assertThat(monitor.awaitLockWait(second.pid, olderUpsert)).isTrue();
         first.commit();
@@ -242,7 +242,7 @@ class PostgresConcurrencyTest {
         long s2 = newer.newScan();
         assertThat(s2).isGreaterThan(scan.scanId());
         newer.begin();
-        assertThat(newer.run(dialect.upsertChild(t), entry(rootId, "e", "DIRECTORY", s2))).isEqualTo(1);
+        assertThat(newer.run(dialect.statements().upsertChild(t), entry(rootId, "e", "DIRECTORY", s2))).isEqualTo(1);
 
         listed.release();
         Future<ScanResult> result = executor.submit(() -> scan.await());

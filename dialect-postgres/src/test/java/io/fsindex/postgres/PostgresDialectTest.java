@@ -30,15 +30,15 @@ class PostgresDialectTest {
     @Test
     void retriesTransientFailuresAndConflictsTheRetrySettlesButNotOtherErrors() {
         for (String state : new String[] {"40001", "40P01", "55P03", "23505", "23503"}) {
-            assertThat(dialect.isRetryable(new SQLException("x", state))).as(state).isTrue();
+            assertThat(dialect.errors().isRetryable(new SQLException("x", state))).as(state).isTrue();
         }
         // duplicate_table: a name taken for good unless another connection committed the schema, which fsindex checks
         for (String state : new String[] {"23514", "42601", "42P01", "08006", "57014", "22001", "42P07"}) {
-            assertThat(dialect.isRetryable(new SQLException("x", state))).as(state).isFalse();
+            assertThat(dialect.errors().isRetryable(new SQLException("x", state))).as(state).isFalse();
         }
-        assertThat(dialect.isRetryable(new SQLException("no state"))).isFalse();
+        assertThat(dialect.errors().isRetryable(new SQLException("no state"))).isFalse();
         // pgjdbc reports a failed batch with the failing statement's state
-        assertThat(dialect.isRetryable(new BatchUpdateException("batch", "40P01", new int[0]))).isTrue();
+        assertThat(dialect.errors().isRetryable(new BatchUpdateException("batch", "40P01", new int[0]))).isTrue();
     }
 
     /**

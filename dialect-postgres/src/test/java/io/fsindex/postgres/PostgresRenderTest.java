@@ -55,7 +55,7 @@ class PostgresRenderTest {
 
     @Test
     void upsertChildLocksTheParentRowItChecks() {
-        assertThat(render(dialect.upsertChild(t))).isEqualTo(
+        assertThat(render(dialect.statements().upsertChild(t))).isEqualTo(
                 "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select :parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p"
@@ -68,7 +68,7 @@ class PostgresRenderTest {
 
     @Test
     void upsertTopLevelNamesThePartialUniqueIndexAsItsArbiter() {
-        assertThat(render(dialect.upsertTopLevel(t))).isEqualTo(
+        assertThat(render(dialect.statements().upsertTopLevel(t))).isEqualTo(
                 "insert into fsindex_files (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select null, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0 where true"
                 + " on conflict (name) where parent is null do update set "
@@ -80,7 +80,7 @@ class PostgresRenderTest {
     /** Other new names go a few hundred a statement; a name that appeared meanwhile is left alone. */
     @Test
     void insertChildrenLeavesAConflictingRowAlone() {
-        assertThat(render(dialect.insertChildren(t, 2))).isEqualTo("insert into fsindex_files"
+        assertThat(render(dialect.statements().insertChildren(t, 2))).isEqualTo("insert into fsindex_files"
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0,"
                 + " :listed0),"
@@ -94,10 +94,10 @@ class PostgresRenderTest {
      */
     @Test
     void bulkLoaderCopiesTheLoadedColumns() {
-        assertThat(PostgresDialect.copyInto(t.filesName(), Dialect.BulkLoader.columns(t))).isEqualTo(
+        assertThat(PostgresCopyLoader.copyInto(t.filesName(), io.fsindex.core.spi.BulkLoader.columns(t))).isEqualTo(
                 "COPY fsindex_files"
                 + " (id, parent, name, kind, size, mtime, link_target, file_key, scan_id, listed_by) FROM STDIN");
-        assertThat(PostgresDialect.copyInto(t.changesName(), Dialect.BulkLoader.changeColumns(t))).isEqualTo(
+        assertThat(PostgresCopyLoader.copyInto(t.changesName(), io.fsindex.core.spi.BulkLoader.changeColumns(t))).isEqualTo(
                 "COPY fsindex_changes"
                 + " (seq, entry, change_type, kind, dir, name, previous_path, scan_id, at) FROM STDIN");
     }
@@ -105,12 +105,12 @@ class PostgresRenderTest {
     /** After a scan that changed many rows; SKIP_LOCKED: an ANALYZE autovacuum is running already will do. */
     @Test
     void analyzeFiles() {
-        assertThat(render(dialect.analyzeFiles(t))).isEqualTo("analyze (skip_locked) fsindex_files");
+        assertThat(render(dialect.statements().analyzeFiles(t))).isEqualTo("analyze (skip_locked) fsindex_files");
     }
 
     @Test
     void claimDirectory() {
-        assertThat(render(dialect.claimDirectory(t))).isEqualTo(
+        assertThat(render(dialect.statements().claimDirectory(t))).isEqualTo(
                 "update fsindex_files set listed_by = :scan"
                 + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
     }
@@ -118,12 +118,12 @@ class PostgresRenderTest {
     /** A write transaction locks the feed's head row before numbering its changes, so numbers follow commit order. */
     @Test
     void lockFeed() {
-        assertThat(render(dialect.lockFeed(t))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
+        assertThat(render(dialect.statements().lockFeed(t))).isEqualTo("select last_seq from fsindex_feed where id = 1 for update");
     }
 
     @Test
     void theTablePrefixNamesEveryTable() {
-        assertThat(render(dialect.upsertChild(new FsTables("app_idx_"))))
+        assertThat(render(dialect.statements().upsertChild(new FsTables("app_idx_"))))
                 .contains("insert into app_idx_files ", "from app_idx_files as p", "where app_idx_files.scan_id")
                 .doesNotContain("fsindex_");
     }
@@ -131,7 +131,7 @@ class PostgresRenderTest {
     /** A listing's owner check reads its directories' rows {@code for share}: a newer claim waits for the write. */
     @Test
     void ownerGuardSharesTheDirectoryRows() {
-        assertThat(render(dialect.lockedWhereConcurrent(DSL.select(t.id, t.listedBy).from(t.files)
+        assertThat(render(dialect.statements().lockedWhereConcurrent(DSL.select(t.id, t.listedBy).from(t.files)
                 .where(t.id.in(DSL.param("d0", Long.class), DSL.param("d1", Long.class))))))
                 .isEqualTo("select id, listed_by from fsindex_files where id in (:d0, :d1) for share");
     }

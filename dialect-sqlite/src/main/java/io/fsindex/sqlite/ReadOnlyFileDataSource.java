@@ -14,7 +14,7 @@ import org.sqlite.SQLiteOpenMode;
 /**
  * The data source of a read-only index on an SQLite file: never creates the file, and reads it without write access
  * to the file or its directory. (Writes are refused by {@code PRAGMA query_only} on every connection; see
- * {@link SqliteDialect#prepareReadOnly}.)
+ * {@link SqliteConnections#prepareReadOnly}.)
  *
  * <p>A WAL database can be read only through its {@code -shm} and {@code -wal} files. While any connection has the
  * database open they exist and are used. When none does, they are gone, and a process that may not write the
@@ -41,7 +41,7 @@ final class ReadOnlyFileDataSource extends ForwardingDataSource {
         config.setReadOnly(readOnly);
         config.resetOpenMode(SQLiteOpenMode.CREATE);
         config.enforceForeignKeys(true);
-        config.setBusyTimeout(SqliteDialect.BUSY_TIMEOUT_MILLIS);
+        config.setBusyTimeout(SqliteConnections.BUSY_TIMEOUT_MILLIS);
         SQLiteDataSource ds = new SQLiteDataSource(config);
         ds.setUrl(url);
         return ds;

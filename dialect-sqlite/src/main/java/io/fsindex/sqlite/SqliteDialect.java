@@ -1,41 +1,24 @@
 package io.fsindex.sqlite;
 
-import io.fsindex.api.FsIndexException;
+import io.fsindex.core.spi.Connections;
 import io.fsindex.core.spi.Dialect;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import javax.sql.DataSource;
-import io.fsindex.core.spi.FsTables;
-import org.jooq.Query;
+import io.fsindex.core.spi.DialectStatements;
+import io.fsindex.core.spi.ErrorClassifier;
+import io.fsindex.core.spi.NameSearchIndex;
+import java.util.Optional;
 import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
-import org.sqlite.SQLiteErrorCode;
-import org.sqlite.SQLiteException;
-import org.sqlite.SQLiteOpenMode;
 
 /**
  * The SQLite dialect, fsindex's embedded default. Every connection runs with {@code foreign_keys=ON} (without it
  * the cascading sweep silently deletes nothing below a directory) and a busy timeout; the database uses WAL so
  * readers never block the writer; every write transaction starts with {@code BEGIN IMMEDIATE}, taking the write lock
- * up front, so two writers never deadlock upgrading a read lock. Ids come from {@code AUTOINCREMENT} and are never
- * reused.
+ * up front, so two writers never deadlock upgrading a read lock ({@link SqliteConnections}). Ids come from
+ * {@code AUTOINCREMENT} and are never reused.
  */
 public final class SqliteDialect implements Dialect {
-    /**
-     * How long SQLite itself waits for the write lock in {@code BEGIN IMMEDIATE} before fsindex's retry loop takes
-     * over. Kept short so that {@code FsIndex.Builder.retryTimeout} bounds the whole wait: the loop retries until that
-     * timeout, and a failed BEGIN IMMEDIATE has done no work, so retrying it costs nothing.
-     */
-    static final int BUSY_TIMEOUT_MILLIS = 1_000;
-
-    /** How long opening a database keeps retrying while other openers hold the locks it needs. */
-    static final long OPEN_BUSY_MILLIS = 60_000;
+    private final SqliteErrors errors = new SqliteErrors();
+    private final SqliteConnections connections = new SqliteConnections(errors);
+    private final SqliteStatements statements = new SqliteStatements();
 
     @Override
     public String name() {
@@ -53,238 +36,22 @@ public final class SqliteDialect implements Dialect {
     }
 
     @Override
-    public java.util.Optional<io.fsindex.core.spi.NameSearchIndex> nameSearchIndex() {
-        return java.util.Optional.of(new SqliteNameSearch());
-    }
-
-    /**
-     * Opens the database file, creating it if it does not exist yet. The data source returned never creates it
-     * again: a file deleted under an open index (or a volume unmounted beneath it) then fails with a message naming
-     * the file, instead of being silently replaced by an empty database.
-     */
-    @Override
-    public DataSource openDataSource(String jdbcUrl, String user, String password) {
-        if (isInMemory(jdbcUrl)) {
-            throw new FsIndexException(inMemoryMessage(jdbcUrl));
-        }
-        SQLiteDataSource creating = new SQLiteDataSource(config(true));
-        creating.setUrl(jdbcUrl);
-        createAndSwitchToWal(creating, jdbcUrl);
-        SQLiteDataSource existing = new SQLiteDataSource(config(false));
-        existing.setUrl(jdbcUrl);
-        return new ExistingFileDataSource(existing, fileOf(jdbcUrl));
-    }
-
-    /**
-     * Opens the database file read-only, without write access to its directory if need be (see
-     * {@code ReadOnlyFileDataSource}); a file that does not exist is an error, never created.
-     */
-    @Override
-    public DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password) {
-        if (isInMemory(jdbcUrl)) {
-            throw new FsIndexException(inMemoryMessage(jdbcUrl));
-        }
-        Path file = Path.of(fileOf(jdbcUrl));
-        if (!Files.exists(file)) {
-            throw new FsIndexException("no index at " + file.toAbsolutePath() + ": the SQLite database file does not"
-                    + " exist, and reading never creates it; check the path, or scan into it first");
-        }
-        return new ReadOnlyFileDataSource(jdbcUrl, file);
-    }
-
-    /**
-     * Opens one connection, which creates the file and switches it to WAL. Switching needs an exclusive lock, and
-     * SQLite answers SQLITE_BUSY at once (without its busy handler) to a connection that would have to wait for it
-     * while holding a shared lock, as happens when several processes or threads open a fresh database together; so
-     * busy answers are retried here for up to {@link #OPEN_BUSY_MILLIS}.
-     */
-    private void createAndSwitchToWal(SQLiteDataSource creating, String jdbcUrl) {
-        long deadline = System.nanoTime() + OPEN_BUSY_MILLIS * 1_000_000L;
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = creating.getConnection()) {
-                c.getMetaData();
-                return;
-            } catch (SQLException e) {
-                if (!isRetryable(e) || System.nanoTime() > deadline) {
-                    throw new FsIndexException("cannot open or create the SQLite database file " + fileOf(jdbcUrl)
-                            + " (does its directory exist and may it be written?): " + e.getMessage(), e);
-                }
-            }
-            try {
-                Thread.sleep(Math.min(200, 5L * attempt));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new FsIndexException("interrupted while opening the SQLite database file " + fileOf(jdbcUrl), e);
-            }
-        }
-    }
-
-    private static SQLiteConfig config(boolean mayCreate) {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        // NORMAL in WAL mode: a commit survives an application crash; only an OS crash or power loss can undo
-        // the last few commits, never corrupt the file.
-        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        config.enforceForeignKeys(true);
-        config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
-        if (!mayCreate) {
-            config.resetOpenMode(SQLiteOpenMode.CREATE);
-        }
-        return config;
+    public Connections connections() {
+        return connections;
     }
 
     @Override
-    public void prepare(Connection c) throws SQLException {
-        // Also applied here because an application's own data source may not set them.
-        String url = c.getMetaData().getURL();
-        if (isInMemory(url)) {
-            throw new SQLException(inMemoryMessage(url));
-        }
-        if (!c.getAutoCommit()) {
-            c.setAutoCommit(true);
-        }
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA foreign_keys = ON");
-            s.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MILLIS);
-            try (ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
-                if (rs.next() && "delete".equalsIgnoreCase(rs.getString(1))) {
-                    s.execute("PRAGMA journal_mode = WAL");
-                }
-            }
-        }
-    }
-
-    /**
-     * {@code PRAGMA query_only}: SQLite's own per-connection switch, under which every statement that would change the
-     * file fails with SQLITE_READONLY. (The driver cannot make an open connection read-only with
-     * {@link Connection#setReadOnly}.) Readers on a WAL database never block a scan, and a scan never blocks them.
-     */
-    @Override
-    public void prepareReadOnly(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA query_only = ON");
-        }
-    }
-
-    private static boolean isInMemory(String jdbcUrl) {
-        return jdbcUrl == null || jdbcUrl.contains(":memory:") || jdbcUrl.endsWith(":sqlite:")
-                || jdbcUrl.contains("mode=memory");
-    }
-
-    private static String inMemoryMessage(String jdbcUrl) {
-        return "fsindex needs an SQLite database file, not an in-memory or temporary one ('" + jdbcUrl + "'): scans"
-                + " use connections of their own, and each such connection is a separate, empty database."
-                + " Use e.g. jdbc:sqlite:index.db";
-    }
-
-    /** The file part of an SQLite JDBC URL, for messages. */
-    static String fileOf(String jdbcUrl) {
-        String file = jdbcUrl.substring(jdbcUrl.indexOf(":sqlite:") + ":sqlite:".length());
-        int query = file.indexOf('?');
-        file = query < 0 ? file : file.substring(0, query);
-        return file.startsWith("file:") ? file.substring("file:".length()) : file;
-    }
-
-    /** Takes the write lock up front: a deferred transaction that later upgrades can deadlock with another writer. */
-    @Override
-    public void begin(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("BEGIN IMMEDIATE");
-        }
+    public ErrorClassifier errors() {
+        return errors;
     }
 
     @Override
-    public void commit(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("COMMIT");
-        }
+    public DialectStatements statements() {
+        return statements;
     }
 
     @Override
-    public void rollback(Connection c) throws SQLException {
-        if (!c.getAutoCommit()) {
-            c.rollback();
-            return;
-        }
-        try (Statement s = c.createStatement()) {
-            s.execute("ROLLBACK");
-        } catch (SQLException e) {
-            if (!String.valueOf(e.getMessage()).contains("no transaction is active")) {
-                throw e;
-            }
-        }
-    }
-
-    /**
-     * One multi-row {@code INSERT … ON CONFLICT DO NOTHING RETURNING id, parent, name} (SQLite 3.35+): the scan
-     * learns the new rows' ids from the insert itself and writes their feed rows from them, instead of reading the
-     * rows back. Measured on a million new rows, that is about a quarter less time for the writes. Rows that conflict
-     * return nothing (and use up an id, which is never reused anyway).
-     */
-    @Override
-    public Query insertChildrenReturning(FsTables t, int rows) {
-        // Templated: jOOQ leaves RETURNING out of the SQL it renders for SQLite (it would emulate it when executing).
-        return DSL.query("{0} returning id, parent, name", insertChildren(t, rows));
-    }
-
-    /** A plain read: {@link #begin}'s {@code BEGIN IMMEDIATE} already holds the database's one write lock. */
-    @Override
-    public Query lockFeed(FsTables t) {
-        return DSL.select(t.feedLastSeq).from(t.feed).where(t.feedId.eq(DSL.inline(1)));
-    }
-
-    /** SQLite runs a cascade like a trigger, and stops nesting those at 1000 levels (SQLITE_MAX_TRIGGER_DEPTH). */
-    /** The main database file (as {@code PRAGMA database_list} names it) and the files SQLite keeps beside it. */
-    @Override
-    public java.util.Set<java.nio.file.Path> databaseFiles(Connection c) throws SQLException {
-        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("PRAGMA database_list")) {
-            while (rs.next()) {
-                String file = rs.getString("file");
-                if ("main".equals(rs.getString("name")) && file != null && !file.isEmpty()) {
-                    java.nio.file.Path db = java.nio.file.Path.of(file).toAbsolutePath().normalize();
-                    java.nio.file.Path dir = db.getParent();
-                    try {
-                        dir = dir.toRealPath();
-                    } catch (java.io.IOException unresolved) {
-                        // kept as given: then it cannot be inside a scanned tree's real paths anyway
-                    }
-                    String name = db.getFileName().toString();
-                    return java.util.Set.of(dir.resolve(name), dir.resolve(name + "-wal"), dir.resolve(name + "-shm"),
-                            dir.resolve(name + "-journal"));
-                }
-            }
-        }
-        return java.util.Set.of();
-    }
-
-    @Override
-    public int maxCascadeDepth() {
-        return 500;
-    }
-
-    /**
-     * SQLite reports a disk that fills while it grows its shared-memory file ({@code -shm}) as an I/O error, not as
-     * SQLITE_FULL; both mean the same to a user.
-     */
-    @Override
-    public String likelyCause(SQLException e) {
-        if (e instanceof SQLiteException s) {
-            String code = s.getResultCode().name();
-            if (code.equals("SQLITE_FULL") || code.equals("SQLITE_IOERR_SHMSIZE") || code.equals("SQLITE_IOERR_WRITE")
-                    || code.equals("SQLITE_IOERR_FSYNC") || code.equals("SQLITE_IOERR_TRUNCATE")) {
-                return "is the disk holding the database full?";
-            }
-        }
-        return null;
-    }
-
-    @Override
-    public boolean isRetryable(SQLException e) {
-        if (e instanceof SQLiteException s) {
-            SQLiteErrorCode code = s.getResultCode();
-            return code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED");
-        }
-        int primary = e.getErrorCode() & 0xff;
-        return primary == 5 || primary == 6;
+    public Optional<NameSearchIndex> nameSearchIndex() {
+        return Optional.of(new SqliteNameSearch());
     }
 }

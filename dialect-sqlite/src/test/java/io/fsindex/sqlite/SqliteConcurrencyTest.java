@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.spi.PoolOptions;
 import io.fsindex.testkit.Trees;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -68,7 +69,7 @@ class SqliteConcurrencyTest {
     @Test
     void deferredReadThenWriteTransactionsFailWithBusyThatNoWaitingCures() throws Exception {
         SqliteDialect dialect = new SqliteDialect();
-        DataSource ds = dialect.openDataSource(url(), null, null);
+        DataSource ds = dialect.connections().openDataSource(url(), null, null, PoolOptions.DEFAULTS);
         try (Connection a = ds.getConnection(); Connection b = ds.getConnection()) {
             createCounter(a);
             a.setAutoCommit(false);
@@ -85,17 +86,17 @@ class SqliteConcurrencyTest {
     }
 
     /**
-     * SqliteDialect.begin takes the write lock before the transaction reads anything: a second writer waits in BEGIN
+     * SqliteConnections.begin takes the write lock before the transaction reads anything: a second writer waits in BEGIN
      * (SQLite's busy handler, observed here) instead of reading a snapshot it can never write from, then reads the
      * first writer's result. The same interleaving with a deferred begin fails as in the test above.
      */
     @Test
     void beginImmediateMakesTheSecondWriterWaitAtBeginInsteadOfFailingLater() throws Exception {
         SqliteDialect dialect = new SqliteDialect();
-        DataSource ds = dialect.openDataSource(url(), null, null);
+        DataSource ds = dialect.connections().openDataSource(url(), null, null, PoolOptions.DEFAULTS);
         try (Connection a = ds.getConnection(); Connection b = ds.getConnection()) {
-            dialect.prepare(a);
-            dialect.prepare(b);
+            dialect.connections().prepare(a);
+            dialect.connections().prepare(b);
             createCounter(a);
             CountDownLatch bIsWaiting = new CountDownLatch(1);
             CountDownLatch bWaitsOrIsDone = new CountDownLatch(1);
@@ -109,16 +110,16 @@ class SqliteConcurrencyTest {
                 }
             });
 
-            dialect.begin(a);
+            dialect.connections().begin(a);
             int seenByA = readCounter(a);
             ExecutorService other = Executors.newSingleThreadExecutor();
             try {
                 Future<Integer> bSaw = other.submit(() -> {
                     try {
-                        dialect.begin(b);
+                        dialect.connections().begin(b);
                         int seen = readCounter(b);
                         writeCounter(b, seen + 1);
-                        dialect.commit(b);
+                        dialect.connections().commit(b);
                         return seen;
                     } finally {
                         bWaitsOrIsDone.countDown();
@@ -127,7 +128,7 @@ class SqliteConcurrencyTest {
                 bWaitsOrIsDone.await(1, TimeUnit.MINUTES);
                 assertThat(bIsWaiting.getCount()).as("b waits for the lock inside BEGIN").isZero();
                 writeCounter(a, seenByA + 1);
-                dialect.commit(a);
+                dialect.connections().commit(a);
 
                 assertThat(bSaw.get(1, TimeUnit.MINUTES)).as("b read after a committed").isEqualTo(1);
                 assertThat(readCounter(a)).isEqualTo(2);
@@ -141,24 +142,24 @@ class SqliteConcurrencyTest {
     @Test
     void aBusyBeginLeavesTheConnectionUsable() throws Exception {
         SqliteDialect dialect = new SqliteDialect();
-        DataSource ds = dialect.openDataSource(url(), null, null);
+        DataSource ds = dialect.connections().openDataSource(url(), null, null, PoolOptions.DEFAULTS);
         try (Connection holder = ds.getConnection(); Connection waiter = ds.getConnection()) {
-            dialect.prepare(holder);
-            dialect.prepare(waiter);
+            dialect.connections().prepare(holder);
+            dialect.connections().prepare(waiter);
             createCounter(holder);
             try (Statement s = waiter.createStatement()) {
                 s.execute("PRAGMA busy_timeout = 0");
             }
-            dialect.begin(holder);
-            SQLException busy = assertThrows(SQLException.class, () -> dialect.begin(waiter));
-            assertThat(dialect.isRetryable(busy)).isTrue();
+            dialect.connections().begin(holder);
+            SQLException busy = assertThrows(SQLException.class, () -> dialect.connections().begin(waiter));
+            assertThat(dialect.errors().isRetryable(busy)).isTrue();
             assertThat(((SQLiteException) busy).getResultCode()).isEqualTo(SQLiteErrorCode.SQLITE_BUSY);
-            dialect.rollback(waiter); // nothing to roll back: must not throw
-            dialect.rollback(holder);
+            dialect.connections().rollback(waiter); // nothing to roll back: must not throw
+            dialect.connections().rollback(holder);
 
-            dialect.begin(waiter);
+            dialect.connections().begin(waiter);
             writeCounter(waiter, 7);
-            dialect.commit(waiter);
+            dialect.connections().commit(waiter);
             assertThat(readCounter(holder)).isEqualTo(7);
         }
     }
@@ -169,10 +170,10 @@ class SqliteConcurrencyTest {
     void onlyBusyAndLockedAreRetried(SQLiteErrorCode code) {
         boolean lockConflict = code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED");
         SqliteDialect dialect = new SqliteDialect();
-        assertThat(dialect.isRetryable(new SQLiteException("x", code))).as(code.name()).isEqualTo(lockConflict);
+        assertThat(dialect.errors().isRetryable(new SQLiteException("x", code))).as(code.name()).isEqualTo(lockConflict);
         if (code.code >= 0) {
             // The same code on a plain SQLException, as a wrapping driver or pool may rethrow it.
-            assertThat(dialect.isRetryable(new SQLException("x", "HY000", code.code)))
+            assertThat(dialect.errors().isRetryable(new SQLException("x", "HY000", code.code)))
                     .as("plain %s", code.name()).isEqualTo(lockConflict);
         }
     }
@@ -238,7 +239,8 @@ class SqliteConcurrencyTest {
                 for (int i = 0; i < 8; i++) {
                     opening.add(pool.submit(() -> {
                         start.await();
-                        try (Connection c = dialect.openDataSource(url, null, null).getConnection();
+                        try (Connection c = dialect.connections().openDataSource(url, null, null, PoolOptions.DEFAULTS)
+                                .getConnection();
                                 Statement s = c.createStatement();
                                 ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
                             rs.next();

@@ -61,7 +61,7 @@ class SqliteRenderTest {
      */
     @Test
     void insertChildrenReturning() {
-        assertThat(named(dialect.insertChildrenReturning(t, 2))).isEqualTo("insert into fsindex_files"
+        assertThat(named(dialect.statements().insertChildrenReturning(t, 2))).isEqualTo("insert into fsindex_files"
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0,"
                 + " :listed0),"
@@ -77,7 +77,7 @@ class SqliteRenderTest {
      */
     @Test
     void upsertChild() {
-        assertThat(named(dialect.upsertChild(t))).isEqualTo("insert into fsindex_files"
+        assertThat(named(dialect.statements().upsertChild(t))).isEqualTo("insert into fsindex_files"
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select :parent, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where exists (select 1 as one from fsindex_files as p where (p.id = :parent and p.listed_by <= :scan))"
@@ -94,7 +94,7 @@ class SqliteRenderTest {
      */
     @Test
     void upsertTopLevel() {
-        assertThat(named(dialect.upsertTopLevel(t))).isEqualTo("insert into fsindex_files"
+        assertThat(named(dialect.statements().upsertTopLevel(t))).isEqualTo("insert into fsindex_files"
                 + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
                 + " select null, :name, :kind, :size, :mtime, :link, :key, :scan, 0, 0"
                 + " where 1 = 1"
@@ -107,24 +107,24 @@ class SqliteRenderTest {
 
     @Test
     void claimDirectory() {
-        assertThat(named(dialect.claimDirectory(t))).isEqualTo("update fsindex_files set listed_by = :scan"
+        assertThat(named(dialect.statements().claimDirectory(t))).isEqualTo("update fsindex_files set listed_by = :scan"
                 + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
     }
 
     /** SQLite serialises write transactions with BEGIN IMMEDIATE, so reading the feed's head needs no row lock. */
     @Test
     void lockFeed() {
-        assertThat(named(dialect.lockFeed(t))).isEqualTo("select last_seq from fsindex_feed where id = 1");
-        assertThat(dialect.maxCascadeDepth()).isLessThan(1000);
+        assertThat(named(dialect.statements().lockFeed(t))).isEqualTo("select last_seq from fsindex_feed where id = 1");
+        assertThat(dialect.statements().maxCascadeDepth()).isLessThan(1000);
     }
 
     @Test
     void theTablePrefixIsTheOnlyThingThatChangesWithIt() {
         FsTables other = new FsTables("app_");
-        assertThat(named(dialect.claimDirectory(other))).isEqualTo("update app_files set listed_by = :scan"
+        assertThat(named(dialect.statements().claimDirectory(other))).isEqualTo("update app_files set listed_by = :scan"
                 + " where (id = :dir and listed_by <= :scan and kind = 'DIRECTORY')");
-        assertThat(named(dialect.upsertChild(other)))
-                .isEqualTo(named(dialect.upsertChild(t)).replace("fsindex_files", "app_files"));
+        assertThat(named(dialect.statements().upsertChild(other)))
+                .isEqualTo(named(dialect.statements().upsertChild(t)).replace("fsindex_files", "app_files"));
     }
 
     /** SQLite itself accepts every statement, with one placeholder per named parameter. */
@@ -133,8 +133,8 @@ class SqliteRenderTest {
         String url = "jdbc:sqlite:" + tmp.resolve("index.db");
         FsIndex.builder().jdbcUrl(url).build().close();
         try (Connection c = RawSqlite.connect(url)) {
-            for (Query q : new Query[] {dialect.upsertChild(t), dialect.upsertTopLevel(t), dialect.claimDirectory(t),
-                    dialect.insertChildren(t, 2), dialect.lockFeed(t)}) {
+            for (Query q : new Query[] {dialect.statements().upsertChild(t), dialect.statements().upsertTopLevel(t), dialect.statements().claimDirectory(t),
+                    dialect.statements().insertChildren(t, 2), dialect.statements().lockFeed(t)}) {
                 String named = named(q);
                 String positional = ctx.renderContext().paramType(ParamType.INDEXED).visit(q).render();
                 assertThat(positional).isEqualTo(named.replaceAll(":[a-z]+[0-9]*", "?"));

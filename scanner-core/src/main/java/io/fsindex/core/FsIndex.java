@@ -271,7 +271,7 @@ public final class FsIndex implements IndexReader {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
         requireOpen();
-        return io.fsindex.core.watch.TreeWatcher.start(this, root, options, db.read(db.dialect::databaseFiles));
+        return io.fsindex.core.watch.TreeWatcher.start(this, root, options, db.read(db.connections::databaseFiles));
     }
 
     /**

@@ -41,8 +41,8 @@ final class IndexOpener {
             TablePrefixLimit.check(d, b.tablePrefix);
             if (ds == null) {
                 PoolOptions pool = new PoolOptions(b.maxPoolSize, b.metricRegistry);
-                ds = readOnly ? d.openReadOnlyDataSource(b.jdbcUrl, b.user, b.password, pool)
-                        : d.openDataSource(b.jdbcUrl, b.user, b.password, pool);
+                ds = readOnly ? d.connections().openReadOnlyDataSource(b.jdbcUrl, b.user, b.password, pool)
+                        : d.connections().openDataSource(b.jdbcUrl, b.user, b.password, pool);
                 owned = ds instanceof AutoCloseable a ? a : null;
             }
             FsIndex index = new FsIndex(b, ds, d, owned, readOnly);

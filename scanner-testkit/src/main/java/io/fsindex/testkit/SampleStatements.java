@@ -7,21 +7,21 @@ import org.jooq.Query;
 import org.jooq.impl.DSL;
 
 /**
- * Fixed calls of the {@link Dialect} methods that take a part of a statement, so that every dialect's render test
+ * Fixed calls of the {@link io.fsindex.core.spi.DialectStatements} methods that take a part of a statement, so that every dialect's render test
  * shows the same statement as its engine gets it.
  */
 public final class SampleStatements {
     private SampleStatements() {
     }
 
-    /** {@link Dialect#deleteFiles} of a subtree's rows, {@code :top} and every row below it, as the sweep deletes. */
+    /** {@link io.fsindex.core.spi.DialectStatements#deleteFiles} of a subtree's rows, {@code :top} and every row below it, as the sweep deletes. */
     public static Query subtreeDelete(Dialect dialect, FsTables t) {
-        return dialect.deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))));
+        return dialect.statements().deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))));
     }
 
-    /** {@link Dialect#updateFiles} marking a subtree's live rows gone at {@code :now}, as the sweep does. */
+    /** {@link io.fsindex.core.spi.DialectStatements#updateFiles} marking a subtree's live rows gone at {@code :now}, as the sweep does. */
     public static Query subtreeUpdate(Dialect dialect, FsTables t) {
-        return dialect.updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))),
+        return dialect.statements().updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))),
                 Map.of(t.goneAt, DSL.param("now", Long.class)), t.goneAt.isNull());
     }
 }

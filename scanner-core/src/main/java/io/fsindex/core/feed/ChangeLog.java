@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * The change feed as this scan writes it. A write transaction numbers its changes on from the feed head's
  * {@code last_seq} and moves the head on before committing, holding the head's row lock from reading it until
- * the commit, so numbers are handed out in commit order (see {@link io.fsindex.core.spi.Dialect#lockFeed}).
+ * the commit, so numbers are handed out in commit order (see {@link io.fsindex.core.spi.DialectStatements#lockFeed}).
  *
  * <p>The head is locked as late as possible: the changes a transaction makes are held (in memory, or as "the rows
  * this wave inserted" for added entries) and written only at the end, after all its other writes, so scans'

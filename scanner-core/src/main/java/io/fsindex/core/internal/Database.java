@@ -2,7 +2,10 @@ package io.fsindex.core.internal;
 
 import io.fsindex.core.FsIndex;
 import io.fsindex.api.FsIndexException;
+import io.fsindex.core.spi.Connections;
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.DialectStatements;
+import io.fsindex.core.spi.ErrorClassifier;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,6 +26,10 @@ public final class Database {
 
     final DataSource dataSource;
     public final Dialect dialect;
+    /** The dialect's parts, asked for once. */
+    public final Connections connections;
+    public final ErrorClassifier errors;
+    public final DialectStatements statements;
     private final Duration retryFor;
     /** Set for a read-only index: every connection refuses writes at the database level, and {@link #write} too. */
     public final boolean readOnly;
@@ -36,6 +43,9 @@ public final class Database {
     public Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly) {
         this.dataSource = dataSource;
         this.dialect = dialect;
+        this.connections = dialect.connections();
+        this.errors = dialect.errors();
+        this.statements = dialect.statements();
         this.retryFor = retryFor;
         this.readOnly = readOnly;
     }
@@ -43,9 +53,9 @@ public final class Database {
     public Connection connect() throws SQLException {
         Connection c = dataSource.getConnection();
         try {
-            dialect.prepare(c);
+            connections.prepare(c);
             if (readOnly) {
-                dialect.prepareReadOnly(c);
+                connections.prepareReadOnly(c);
             }
             return c;
         } catch (SQLException | RuntimeException e) {
@@ -77,7 +87,7 @@ public final class Database {
                 if (c != null) {
                     c.close();
                 }
-                if (!dialect.isConnectionLost(e)) {
+                if (!errors.isConnectionLost(e)) {
                     throw e;
                 }
                 if (lost != null) {
@@ -91,7 +101,7 @@ public final class Database {
 
     /** The message users see for {@code e}: the engine, its message, and what likely caused it if the dialect knows. */
     public String describe(SQLException e) {
-        String cause = dialect.likelyCause(e);
+        String cause = errors.likelyCause(e);
         return dialect.name() + " error: " + e.getMessage() + (cause == null ? "" : " (" + cause + ")");
     }
 
@@ -109,10 +119,10 @@ public final class Database {
         int attempt = 1;
         while (true) {
             try {
-                dialect.begin(c);
+                connections.begin(c);
                 try {
                     T result = work.run(c);
-                    dialect.commit(c);
+                    connections.commit(c);
                     return result;
                 } catch (SQLException | RuntimeException e) {
                     rollbackQuietly(c, e);
@@ -160,7 +170,7 @@ public final class Database {
             }
             if (t instanceof SQLException s) {
                 for (SQLException n = s; n != null; n = n.getNextException()) {
-                    if (dialect.isRetryable(n)) {
+                    if (errors.isRetryable(n)) {
                         return true;
                     }
                 }
@@ -171,7 +181,7 @@ public final class Database {
 
     private void rollbackQuietly(Connection c, Exception cause) {
         try {
-            dialect.rollback(c);
+            connections.rollback(c);
         } catch (SQLException | RuntimeException r) {
             cause.addSuppressed(r);
         }

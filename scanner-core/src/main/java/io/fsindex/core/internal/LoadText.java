@@ -1,13 +1,13 @@
 package io.fsindex.core.internal;
 
-import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.BulkLoader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Rows written as the text a {@link Dialect.BulkLoader} reads, one value after another in the order of the columns
- * it loads ({@link Dialect.BulkLoader#columns} or {@link Dialect.BulkLoader#changeColumns}); reused, one batch of
+ * Rows written as the text a {@link BulkLoader} reads, one value after another in the order of the columns
+ * it loads ({@link BulkLoader#columns} or {@link BulkLoader#changeColumns}); reused, one batch of
  * rows at a time.
  */
 public final class LoadText {

@@ -9,7 +9,9 @@ import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.table;
 
+import io.fsindex.core.spi.BulkLoader;
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.DialectStatements;
 import io.fsindex.core.spi.FsTables;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -116,30 +118,31 @@ public final class Statements {
                             "listed")
                     .map(p -> p + i).toArray(String[]::new)).toArray(String[][]::new);
     /**
-     * {@link Dialect#insertChildrenReturning} by row count where the dialect has it, else {@link
-     * Dialect#insertChildren}.
+     * {@link DialectStatements#insertChildrenReturning} by row count where the dialect has it, else {@link
+     * DialectStatements#insertChildren}.
      */
     private final ByLength insertChildren;
     private final boolean insertsReturnIds;
     /** {@link Dialect#bulkLoader}; null where the dialect has none. */
-    public final Dialect.BulkLoader bulkLoader;
-    /** {@link Dialect#analyzeFiles}; null where the dialect has none. */
+    public final BulkLoader bulkLoader;
+    /** {@link DialectStatements#analyzeFiles}; null where the dialect has none. */
     public final Sql analyzeFiles;
 
     public Statements(Dialect dialect, FsTables t) {
         this.t = t;
         DSLContext ctx = context(dialect);
+        DialectStatements own = dialect.statements();
         Field<Long> scan = param("scan", Long.class);
-        upsertChild = Sql.render(ctx, dialect.upsertChild(t));
-        insertsReturnIds = dialect.insertChildrenReturning(t, 1) != null;
+        upsertChild = Sql.render(ctx, own.upsertChild(t));
+        insertsReturnIds = own.insertChildrenReturning(t, 1) != null;
         insertChildren = new ByLength(rows -> Sql.render(ctx, insertsReturnIds
-                ? dialect.insertChildrenReturning(t, rows) : dialect.insertChildren(t, rows)), INSERT_ROWS);
+                ? own.insertChildrenReturning(t, rows) : own.insertChildren(t, rows)), INSERT_ROWS);
         bulkLoader = dialect.bulkLoader(t);
-        Query analyze = dialect.analyzeFiles(t);
+        Query analyze = own.analyzeFiles(t);
         analyzeFiles = analyze == null ? null : Sql.render(ctx, analyze);
-        upsertTopLevel = Sql.render(ctx, dialect.upsertTopLevel(t));
-        claimDirectory = Sql.render(ctx, dialect.claimDirectory(t));
-        claimDirectories = ForIds.ofIds(ids -> Sql.render(ctx, dialect.claimDirectories(t, t.id.in(ids))));
+        upsertTopLevel = Sql.render(ctx, own.upsertTopLevel(t));
+        claimDirectory = Sql.render(ctx, own.claimDirectory(t));
+        claimDirectories = ForIds.ofIds(ids -> Sql.render(ctx, own.claimDirectories(t, t.id.in(ids))));
         claimedDirectories = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.id.in(ids))
                 .and(t.listedBy.eq(scan)).and(t.kind.eq(inline("DIRECTORY")))));
         var updateOwnedChild = ctx.update(t.files)
@@ -161,13 +164,13 @@ public final class Statements {
         countPurge = Sql.render(ctx, ctx.withRecursive(t.subtrees(purgeable))
                 .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
                 .from(table(name("gone"))));
-        purgeBelow = Sql.render(ctx, dialect.deleteFiles(t, t.subtreeIdsDeeperThan(purgeable)));
-        purge = Sql.render(ctx, dialect.deleteFiles(t, select(t.id).from(t.files).where(purgeable)));
+        purgeBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(purgeable)));
+        purge = Sql.render(ctx, own.deleteFiles(t, select(t.id).from(t.files).where(purgeable)));
         Condition staleOfScan = t.stale.eq(inline(1)).and(t.scanId.eq(scan));
         Field<Long> now = param("now", Long.class);
         staleDirectories = Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.kind).from(t.files)
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.eq(inline("DIRECTORY"))));
-        staleFiles = Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.parent, t.name, t.kind)
+        staleFiles = Sql.render(ctx, own.lockedForWrite(ctx.select(t.id, t.parent, t.name, t.kind)
                 .from(t.files).where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY")))));
         orphanStaleFiles = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now).set(t.stale, inline(0))
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
@@ -177,13 +180,13 @@ public final class Statements {
                         field(name("r", "kind")), field(name("r", "gone_at")), goneDepth)
                 .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
                 .orderBy(goneDepth, field(name("r", "id"))));
-        removedTop = Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.kind, t.goneAt).from(t.files)
+        removedTop = Sql.render(ctx, own.lockedForWrite(ctx.select(t.id, t.kind, t.goneAt).from(t.files)
                 .where(t.id.eq(param("top", Long.class)))));
-        removedChildren = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedForWrite(ctx.select(t.id, t.parent,
+        removedChildren = ForIds.ofIds(ids -> Sql.render(ctx, own.lockedForWrite(ctx.select(t.id, t.parent,
                 t.name, t.kind, t.goneAt).from(t.files).where(t.parent.in(ids)))));
-        setSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top), java.util.Map.of(t.goneAt, now),
+        setSubtreeGone = Sql.render(ctx, own.updateFiles(t, t.subtreeIds(top), java.util.Map.of(t.goneAt, now),
                 t.goneAt.isNull()));
-        clearSubtreeGone = Sql.render(ctx, dialect.updateFiles(t, t.subtreeIds(top),
+        clearSubtreeGone = Sql.render(ctx, own.updateFiles(t, t.subtreeIds(top),
                 java.util.Map.of(t.goneAt, inline(null, Long.class)), t.goneAt.ge(param("since", Long.class))));
         ancestors = Sql.render(ctx, ctx.withRecursive(name("up").fields("id", "parent", "name", "depth").as(
                         select(t.id, t.parent, t.name, inline(0)).from(t.files).where(t.id.eq(param("id", Long.class)))
@@ -207,7 +210,7 @@ public final class Statements {
                 .where(t.fingerprint.eq(param("fingerprint", String.class)))
                 .and(t.kind.eq(inline("FILE"))).and(t.size.eq(param("size", Long.class)))
                 .and(t.goneAt.isNotNull().or(t.stale.eq(inline(1)))));
-        lockFeed = Sql.render(ctx, dialect.lockFeed(t));
+        lockFeed = Sql.render(ctx, own.lockFeed(t));
         maxFileId = Sql.render(ctx, ctx.select(org.jooq.impl.DSL.coalesce(org.jooq.impl.DSL.max(t.id), inline(0L)))
                 .from(t.files));
         advanceFeed = Sql.render(ctx, ctx.update(t.feed).set(t.feedLastSeq, param("seq", Long.class))
@@ -240,7 +243,7 @@ public final class Statements {
                 .orderBy(field(name("c", "seq"))));
         Condition childrenOfDir = t.parent.eq(param("dir", Long.class));
         deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(childrenOfDir));
-        deleteDescendantsBelow = Sql.render(ctx, dialect.deleteFiles(t, t.subtreeIdsDeeperThan(childrenOfDir)));
+        deleteDescendantsBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(childrenOfDir)));
         countDescendants = Sql.render(ctx, ctx.withRecursive(t.subtrees(childrenOfDir))
                 .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
                 .from(table(name("gone"))));
@@ -249,9 +252,9 @@ public final class Statements {
                 .and(t.name.eq(param("name", String.class))));
         selectTopLevel = Sql.render(ctx, selectFiles(ctx).where(t.parent.isNull())
                 .and(t.name.eq(param("name", String.class))));
-        selectChildForWrite = Sql.render(ctx, dialect.lockedForWrite(selectFiles(ctx)
+        selectChildForWrite = Sql.render(ctx, own.lockedForWrite(selectFiles(ctx)
                 .where(t.parent.eq(param("parent", Long.class))).and(t.name.eq(param("name", String.class)))));
-        selectTopLevelForWrite = Sql.render(ctx, dialect.lockedForWrite(selectFiles(ctx).where(t.parent.isNull())
+        selectTopLevelForWrite = Sql.render(ctx, own.lockedForWrite(selectFiles(ctx).where(t.parent.isNull())
                 .and(t.name.eq(param("name", String.class)))));
         markStale = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(1)).set(t.scanId, scan)
                 .where(t.id.eq(param("id", Long.class))).and(t.scanId.le(scan)));
@@ -260,7 +263,7 @@ public final class Statements {
         unmarkAll = Sql.render(ctx, ctx.update(t.files).set(t.stale, inline(0))
                 .where(t.stale.eq(inline(1))).and(t.scanId.eq(scan)));
         // An orphan (found gone by a completed scan) is owned by nobody: what that newer scan saw stands.
-        owners = ForIds.ofIds(ids -> Sql.render(ctx, dialect.lockedWhereConcurrent(ctx.select(t.id, t.listedBy)
+        owners = ForIds.ofIds(ids -> Sql.render(ctx, own.lockedWhereConcurrent(ctx.select(t.id, t.listedBy)
                 .from(t.files).where(t.id.in(ids)).and(notGone(t)))));
         childrenOf = ForIds.ofIds(ids -> Sql.render(ctx, selectFiles(ctx).where(t.parent.in(ids))));
         childDirectoriesOf = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.scanId)

@@ -210,7 +210,7 @@ public final class ScanLifecycle {
                     db.write(fresh, write);
                     return;
                 } catch (SQLException | RuntimeException again) {
-                    boolean lost = again instanceof SQLException s && db.dialect.isConnectionLost(s);
+                    boolean lost = again instanceof SQLException s && db.errors.isConnectionLost(s);
                     if (!lost || attempt == FRESH_CONNECTION_TRIES) {
                         again.addSuppressed(first);
                         throw again instanceof SQLException s ? s

@@ -39,7 +39,7 @@ public final class NameSearchSchema {
             return;
         }
         try (Connection c = db.connect()) {
-            db.dialect.lockSchema(c, t.prefix);
+            db.connections.lockSchema(c, t.prefix);
             try {
                 db.write(c, conn -> {
                     boolean present = index.get().exists(c, t.prefix);
@@ -55,7 +55,7 @@ public final class NameSearchSchema {
                     return null;
                 });
             } finally {
-                db.dialect.unlockSchema(c, t.prefix);
+                db.connections.unlockSchema(c, t.prefix);
             }
         }
     }

@@ -66,13 +66,13 @@ public final class SchemaManager {
 
     public void migrate() throws SQLException {
         try (Connection c = db.connect()) {
-            db.dialect.lockSchema(c, t.prefix);
+            db.connections.lockSchema(c, t.prefix);
             try {
                 while (!upgraded(c)) {
                     // another connection created or upgraded the tables meanwhile: start again from what it left
                 }
             } finally {
-                db.dialect.unlockSchema(c, t.prefix);
+                db.connections.unlockSchema(c, t.prefix);
             }
             check(c, CURRENT_VERSION);
         }
@@ -80,7 +80,7 @@ public final class SchemaManager {
 
     /**
      * Brings the tables to {@link #CURRENT_VERSION} in one write transaction; returns false if a schema statement
-     * failed because another connection, one that does not take {@link io.fsindex.core.spi.Dialect#lockSchema the
+     * failed because another connection, one that does not take {@link io.fsindex.core.spi.Connections#lockSchema the
      * schema lock} (an older fsindex, a migration tool), was creating or upgrading the same tables at the same time.
      * Any other failure of a schema statement is thrown at once with the engine's message: it is not a race, and
      * running the statement again would only fail the same way until the retry timeout.

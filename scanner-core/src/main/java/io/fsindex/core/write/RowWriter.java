@@ -158,7 +158,7 @@ final class RowWriter {
             }
         }
         if (returned < n) {
-            db.dialect.requireOnlyConflictsLeftOut(insert.statement);
+            db.statements.requireOnlyConflictsLeftOut(insert.statement);
         }
     }
 

@@ -84,7 +84,7 @@ final class Sweeper {
      * Reports deleted each entry of the subtree below row {@code top} (at {@code topPath}, asked for once the row is
      * held, so that its parent cannot go meanwhile) that is still in the index,
      * {@code top} too if asked, before the caller takes them out; returns how many it reported. Each level of the
-     * subtree is read locked ({@link io.fsindex.core.spi.Dialect#lockedForWrite}) before the level below it: an older
+     * subtree is read locked ({@link io.fsindex.core.spi.DialectStatements#lockedForWrite}) before the level below it: an older
      * scan writing below one of its directories holds that row shared until it commits, so the read waits for it and
      * the next level's read sees its rows; a scan about to write there waits for this transaction and then finds the
      * directory gone; and a row another sweep is taking out is read, after the wait, as that sweep left it, so no
@@ -173,7 +173,7 @@ final class Sweeper {
 
     /**
      * Deletes whole subtrees whose top rows {@code delete} removes, returning how many rows go in all. A subtree
-     * deeper than the engine's cascade can go ({@link io.fsindex.core.spi.Dialect#maxCascadeDepth}) is first cut
+     * deeper than the engine's cascade can go ({@link io.fsindex.core.spi.DialectStatements#maxCascadeDepth}) is first cut
      * from the bottom in bands with {@code deleteBelow}, so no cascade runs deeper than one band.
      *
      * @param count       counts the rows of the subtrees and their greatest depth
@@ -188,7 +188,7 @@ final class Sweeper {
             rows = rs.getLong(1);
             depth = rs.getInt(2);
         }
-        int band = db.dialect.maxCascadeDepth();
+        int band = db.statements.maxCascadeDepth();
         for (int below = depth - band; below > 0; below -= band) {
             BlockedDeletion.execute(ctx.q(deleteBelow).set(key, value).set("depth", below));
         }

@@ -3,11 +3,12 @@ package io.fsindex.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fsindex.core.spi.Connections;
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.ErrorClassifier;
 import io.fsindex.core.spi.FsTables;
 import java.sql.SQLException;
 import java.util.List;
-import javax.sql.DataSource;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -98,13 +99,13 @@ class LookupsTest {
         }
 
         @Override
-        public DataSource openDataSource(String jdbcUrl, String user, String password) {
+        public Connections connections() {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public boolean isRetryable(SQLException e) {
-            return false;
+        public ErrorClassifier errors() {
+            return e -> false;
         }
     }
 }

@@ -3,7 +3,10 @@ package io.fsindex.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fsindex.core.spi.Connections;
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.DialectStatements;
+import io.fsindex.core.spi.ErrorClassifier;
 import io.fsindex.core.spi.FsTables;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.function.Function;
-import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.Query;
 import org.jooq.SQLDialect;
@@ -98,8 +100,9 @@ class SqlTest {
         Dialect dialect = new TestDialect();
         FsTables t = new FsTables("fsindex_");
         DSLContext ctx = Statements.context(dialect);
-        for (Function<FsTables, Query> statement : List.<Function<FsTables, Query>>of(dialect::upsertChild,
-                dialect::upsertTopLevel, dialect::claimDirectory, tables -> dialect.insertChildren(tables, 2))) {
+        DialectStatements own = dialect.statements();
+        for (Function<FsTables, Query> statement : List.<Function<FsTables, Query>>of(own::upsertChild,
+                own::upsertTopLevel, own::claimDirectory, tables -> own.insertChildren(tables, 2))) {
             Query q = statement.apply(t);
             assertThat(Sql.render(ctx, q).sql()).isEqualTo(ctx.renderContext().paramType(ParamType.INDEXED)
                     .visit(q).render());
@@ -124,13 +127,13 @@ class SqlTest {
         }
 
         @Override
-        public DataSource openDataSource(String jdbcUrl, String user, String password) {
+        public Connections connections() {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public boolean isRetryable(SQLException e) {
-            return false;
+        public ErrorClassifier errors() {
+            return e -> false;
         }
     }
 }
