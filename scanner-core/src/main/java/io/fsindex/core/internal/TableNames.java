@@ -2,7 +2,7 @@ package io.fsindex.core.internal;
 
 /**
  * The names of fsindex's tables for one table prefix, as plain strings: what checking the schema and answering a
- * lookup need, without the jOOQ objects of {@link io.fsindex.core.spi.FsTables} (whose names these must equal).
+ * lookup need, without the jOOQ objects of {@link io.fsindex.core.spi.FsTables}, which takes its names from here.
  */
 public final class TableNames {
     /** The table prefix. */
@@ -22,30 +22,37 @@ public final class TableNames {
         this.prefix = prefix;
     }
 
+    /** The file table's name. */
     public String filesName() {
         return prefix + "files";
     }
 
+    /** The scan table's name. */
     public String scansName() {
         return prefix + "scans";
     }
 
+    /** The content table's name. */
     public String contentsName() {
         return prefix + "contents";
     }
 
+    /** The change feed's table name. */
     public String changesName() {
         return prefix + "changes";
     }
 
+    /** The table of directory paths the change feed refers to. */
     public String changeDirsName() {
         return prefix + "change_dirs";
     }
 
+    /** The feed head's table name. */
     public String feedName() {
         return prefix + "feed";
     }
 
+    /** The schema-version table's name. */
     public String schemaName() {
         return prefix + "schema";
     }

@@ -4,6 +4,7 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
 
+import io.fsindex.core.internal.TableNames;
 import org.jooq.CommonTableExpression;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -89,20 +90,24 @@ public final class FsTables {
 
     public final Field<Integer> schemaVersion;
 
-    /** Tables named with {@code prefix}, which must be a plain SQL identifier prefix (letters, digits, underscores). */
+    /** The tables' names as plain strings, which core also uses where it needs no jOOQ objects. */
+    private final TableNames names;
+
+    /**
+     * Tables named with {@code prefix}, which must be a plain SQL identifier prefix (letters, digits, underscores).
+     *
+     * @throws IllegalArgumentException if it is not
+     */
     public FsTables(String prefix) {
-        if (!prefix.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new IllegalArgumentException("table prefix must be letters, digits and underscores, starting with a"
-                    + " letter or underscore; got '" + prefix + "'");
-        }
+        this.names = new TableNames(prefix);
         this.prefix = prefix;
-        files = table(name(prefix + "files"));
-        scans = table(name(prefix + "scans"));
-        schema = table(name(prefix + "schema"));
-        contents = table(name(prefix + "contents"));
-        changes = table(name(prefix + "changes"));
-        changeDirs = table(name(prefix + "change_dirs"));
-        feed = table(name(prefix + "feed"));
+        files = table(name(names.filesName()));
+        scans = table(name(names.scansName()));
+        schema = table(name(names.schemaName()));
+        contents = table(name(names.contentsName()));
+        changes = table(name(names.changesName()));
+        changeDirs = table(name(names.changeDirsName()));
+        feed = table(name(names.feedName()));
         id = field(name("id"), Long.class);
         parent = field(name("parent"), Long.class);
         name = field(name("name"), String.class);
@@ -213,41 +218,41 @@ public final class FsTables {
 
     /** The file table's name. */
     public String filesName() {
-        return prefix + "files";
+        return names.filesName();
     }
 
     /** The scan table's name. */
     public String scansName() {
-        return prefix + "scans";
+        return names.scansName();
     }
 
     /** The content table's name. */
     public String contentsName() {
-        return prefix + "contents";
+        return names.contentsName();
     }
 
     /** The change feed's table name. */
     public String changesName() {
-        return prefix + "changes";
+        return names.changesName();
     }
 
     /** The table of directory paths the change feed refers to. */
     public String changeDirsName() {
-        return prefix + "change_dirs";
+        return names.changeDirsName();
     }
 
     /** The feed head's table name. */
     public String feedName() {
-        return prefix + "feed";
+        return names.feedName();
     }
 
     /** The table of stored rules and recorded devices per directory (schema version 5). */
     public String scopesName() {
-        return prefix + "scopes";
+        return names.scopesName();
     }
 
     /** The schema-version table's name. */
     public String schemaName() {
-        return prefix + "schema";
+        return names.schemaName();
     }
 }
