@@ -27,9 +27,9 @@ public final class Lookups {
         String rows = "select " + Statements.FILE_COLUMNS + " from " + names.filesName();
         selectTopLevel = Sql.parse(rows + " where (parent is null and name = :name)");
         selectChild = Sql.parse(rows + " where (parent = :parent and name = :name)");
-        byId = Sql.parse("select r.id, r.parent, r.name, r.kind, r.size, r.mtime, r.link_target, r.scan_id,"
-                + " r.listed_by, r.stale, r.file_key, r.gone_at, r.fingerprint, r.content_hash from "
-                + names.filesName() + " as r where (r.id = :id and r.gone_at is null)");
+        byId = Sql.parse("select " + String.join(", ", Row.COLUMNS.stream().map(c -> "r." + c).toList())
+                + ", r.fingerprint, r.content_hash from " + names.filesName()
+                + " as r where (r.id = :id and r.gone_at is null)");
     }
 
     /** The statement of {@link #byId(Connection, long, Path)}, for a lookup by id that reads the path too. */
@@ -47,10 +47,15 @@ public final class Lookups {
         }
     }
 
-    /** The entry of the row {@code rs} is on, read in {@link #byId}'s column order, at {@code path}. */
+    /**
+     * The entry of the row {@code rs} is on, read in {@link #byId}'s column order ({@link Row#COLUMNS}, then
+     * fingerprint and content hash), at {@code path}.
+     */
     public static FileEntry entryAt(ResultSet rs, Path path) throws SQLException {
         Row row = Row.read(rs);
+        int contentValues = Row.COLUMNS.size();
         return new FileEntry(row.id(), row.parent(), path, FileKind.valueOf(row.kind()), row.size(), row.mtime(),
-                row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), rs.getString(13), rs.getString(14));
+                row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), rs.getString(contentValues + 1),
+                rs.getString(contentValues + 2));
     }
 }

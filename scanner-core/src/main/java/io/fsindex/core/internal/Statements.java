@@ -29,8 +29,7 @@ public final class Statements {
         System.setProperty("org.jooq.no-tips", "true");
     }
 
-    static final String FILE_COLUMNS = "id, parent, name, kind, size, mtime, link_target, scan_id, listed_by, stale,"
-            + " file_key, gone_at";
+    static final String FILE_COLUMNS = String.join(", ", Row.COLUMNS);
 
     public final FsTables t;
     public final Sql upsertChild;
@@ -431,8 +430,7 @@ public final class Statements {
     }
 
     private org.jooq.SelectJoinStep<?> selectFiles(DSLContext ctx) {
-        return ctx.select(t.id, t.parent, t.name, t.kind, t.size, t.mtime, t.linkTarget, t.scanId, t.listedBy,
-                t.stale, t.fileKey, t.goneAt).from(t.files);
+        return ctx.select(Row.COLUMNS.stream().map(c -> field(name(c))).toList()).from(t.files);
     }
 
     /**
