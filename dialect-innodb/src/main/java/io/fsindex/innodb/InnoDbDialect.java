@@ -18,16 +18,18 @@ import java.util.Optional;
 
 /**
  * What MySQL and MariaDB share: both run fsindex on InnoDB with the same schema script and the same statements; the
- * two subclasses ({@code io.fsindex.mysql.MySqlDialect} in {@code dialect-mysql}, {@code io.fsindex.mariadb.MariaDbDialect}
- * in {@code dialect-mariadb}) differ only in names, driver, jOOQ dialect, driver settings, local-file loading and whether
- * inserts return rows, which they state through the protected hooks below. The parts live beside it:
- * {@link InnoDbConnections}, {@link InnoDbErrors}, {@link InnoDbStatements} and {@link LocalInfileLoader}. Public only so that those two modules can extend it: applications use one of the two dialects, never
- * this class, and its hooks may change between versions.
+ * two subclasses ({@code io.fsindex.mysql.MySqlDialect} in {@code dialect-mysql},
+ * {@code io.fsindex.mariadb.MariaDbDialect} in {@code dialect-mariadb}) differ only in names, driver, jOOQ dialect,
+ * driver settings, local-file loading and whether inserts return rows, which they state through the protected hooks
+ * below. The parts live beside it: {@link InnoDbConnections}, {@link InnoDbErrors}, {@link InnoDbStatements} and
+ * {@link LocalInfileLoader}. Public only so that those two modules can extend it: applications use one of the two
+ * dialects, never this class, and its hooks may change between versions.
  *
  * <ul>
- *   <li><b>Isolation.</b> Every connection runs at READ COMMITTED ({@link InnoDbConnections#prepare}). At InnoDB's default, REPEATABLE
- *   READ, a plain SELECT reads the snapshot taken at the transaction's first read, so reading a row back after an
- *   upsert that changed nothing (because another scan had just committed a newer version) would miss that row.
+ *   <li><b>Isolation.</b> Every connection runs at READ COMMITTED ({@link InnoDbConnections#prepare}). At InnoDB's
+ *   default, REPEATABLE READ, a plain SELECT reads the snapshot taken at the transaction's first read, so reading a row
+ *   back after an upsert that changed nothing (because another scan had just committed a newer version) would miss that
+ *   row.
  *   <li><b>The parent guard locks.</b> At READ COMMITTED the SELECT of an {@code INSERT ... SELECT} is a non-locking
  *   read: it would see a parent's last committed {@code listed_by} while a newer scan's claim of that parent is still
  *   uncommitted, and an older scan could then insert a child the newer scan never marks stale. The guard therefore
@@ -43,8 +45,8 @@ import java.util.Optional;
  *   found (1). With an application's own data source, set {@code useAffectedRows=true} on it too, or the scan
  *   statistics count such rows as unchanged (the index itself is right either way).
  *   <li><b>Deletes.</b> InnoDB cascades deletes at most 15 levels deep (error 3008 on MySQL, 1296/193 on MariaDB),
- *   so {@link InnoDbStatements#maxCascadeDepth} makes fsindex cut deeper subtrees from the bottom in bands first. (Ordering the
- *   delete by id would not do: a moved directory keeps its id under a parent with a larger one.)
+ *   so {@link InnoDbStatements#maxCascadeDepth} makes fsindex cut deeper subtrees from the bottom in bands first.
+ *   (Ordering the delete by id would not do: a moved directory keeps its id under a parent with a larger one.)
  *   <li><b>Retries.</b> Deadlocks (1213), lock wait timeouts (1205) and SQLState 40001 are retried from the start
  *   of the transaction.
  * </ul>

@@ -42,23 +42,23 @@ import org.jooq.SQLDialect;
  *     taken on a row that exists: a FOR SHARE that finds no row locks nothing, and PostgreSQL has no gap locks, so
  *     InnoDB's deadlock on locking absent rows (see dialect-mysql) cannot happen here.</li>
  * <li><b>Claim and listing</b>: the claim is an {@code UPDATE} of the directory's row; applying a listing first
- *     reads that row {@code FOR SHARE} ({@link PostgresStatements#lockedWhereConcurrent}) and writes nothing unless {@code listed_by} is still
- *     its scan. The two locks conflict, so a newer claim either waits for the listing's transaction to commit, or
- *     commits first and the listing, re-reading the newest version, sees it and applies nothing. The stale mark of a
- *     missing row and the sweep are single {@code UPDATE}s and {@code DELETE}s whose conditions
- *     ({@code scan_id <= :scan}, {@code scan_id = :scan AND stale = 1}) are re-checked on a concurrently changed
- *     row's newest version.</li>
+ *     reads that row {@code FOR SHARE} ({@link PostgresStatements#lockedWhereConcurrent}) and writes nothing
+ *     unless {@code listed_by} is still its scan. The two locks conflict, so a newer claim either waits for the
+ *     listing's transaction to commit, or commits first and the listing, re-reading the newest version, sees it and
+ *     applies nothing. The stale mark of a missing row and the sweep are single {@code UPDATE}s and {@code DELETE}s
+ *     whose conditions ({@code scan_id <= :scan}, {@code scan_id = :scan AND stale = 1}) are re-checked on a
+ *     concurrently changed row's newest version.</li>
  * </ul>
- * What can still fail is retried as a whole transaction by fsindex ({@link PostgresErrors#isRetryable}): serialization failures
- * (40001), deadlocks (40P01, e.g. two scans claiming the same subdirectories in different orders) and lock
- * timeouts (55P03). A foreign-key (23503) or unique (23505) violation should not occur given the above (but for
- * a {@code COPY} below a directory the scan inserted, where a newer partial scan's root can already be: the retry
- * then inserts), but if one does it is retried too, not skipped: a retry re-runs the whole directory's transaction, whose checks then see the
- * committed state and skip what must be skipped, so a directory's batch is applied entirely or not at all. The same
- * classification lets two processes creating the schema at once both succeed: the loser's {@code CREATE TABLE}
- * fails with 23505 on the catalog and its retry finds the schema in place. A {@code CREATE} that fails with
- * duplicate_table (42P07) is run again only if another connection has committed the schema meanwhile (fsindex
- * checks); otherwise a name is taken for good, and the error is reported at once.
+ * What can still fail is retried as a whole transaction by fsindex ({@link PostgresErrors#isRetryable}):
+ * serialization failures (40001), deadlocks (40P01, e.g. two scans claiming the same subdirectories in different
+ * orders) and lock timeouts (55P03). A foreign-key (23503) or unique (23505) violation should not occur given the above
+ * (but for a {@code COPY} below a directory the scan inserted, where a newer partial scan's root can already be: the
+ * retry then inserts), but if one does it is retried too, not skipped: a retry re-runs the whole directory's
+ * transaction, whose checks then see the committed state and skip what must be skipped, so a directory's batch is
+ * applied entirely or not at all. The same classification lets two processes creating the schema at once both succeed:
+ * the loser's {@code CREATE TABLE} fails with 23505 on the catalog and its retry finds the schema in place. A
+ * {@code CREATE} that fails with duplicate_table (42P07) is run again only if another connection has committed the schema
+ * meanwhile (fsindex checks); otherwise a name is taken for good, and the error is reported at once.
  */
 public final class PostgresDialect implements Dialect {
     private final PostgresConnections connections = new PostgresConnections();

@@ -6,7 +6,7 @@ import java.util.Set;
 
 /** PostgreSQL's SQLSTATEs as fsindex reads them: which failures are retried, and which mean the session is gone. */
 final class PostgresErrors implements ErrorClassifier {
-    /** SQLSTATEs after which fsindex retries the whole transaction; see {@link PostgresDialect} for why each is here. */
+    /** SQLSTATEs after which fsindex retries the whole transaction; {@link PostgresDialect} says why each is here. */
     static final Set<String> RETRYABLE_STATES = Set.of(
             "40001", // serialization_failure
             "40P01", // deadlock_detected

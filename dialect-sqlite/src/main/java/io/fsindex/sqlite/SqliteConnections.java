@@ -197,7 +197,7 @@ final class SqliteConnections implements Connections {
     /** The main database file (as {@code PRAGMA database_list} names it) and the files SQLite keeps beside it. */
     @Override
     public java.util.Set<java.nio.file.Path> databaseFiles(Connection c) throws SQLException {
-        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("PRAGMA database_list")) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA database_list")) {
             while (rs.next()) {
                 String file = rs.getString("file");
                 if ("main".equals(rs.getString("name")) && file != null && !file.isEmpty()) {

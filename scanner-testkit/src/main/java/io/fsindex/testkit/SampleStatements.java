@@ -1,25 +1,26 @@
 package io.fsindex.testkit;
 
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.DialectStatements;
 import io.fsindex.core.spi.FsTables;
 import java.util.Map;
 import org.jooq.Query;
 import org.jooq.impl.DSL;
 
 /**
- * Fixed calls of the {@link io.fsindex.core.spi.DialectStatements} methods that take a part of a statement, so that every dialect's render test
- * shows the same statement as its engine gets it.
+ * Fixed calls of the {@link DialectStatements} methods that take a part of a statement, so that every dialect's
+ * render test shows the same statement as its engine gets it.
  */
 public final class SampleStatements {
     private SampleStatements() {
     }
 
-    /** {@link io.fsindex.core.spi.DialectStatements#deleteFiles} of a subtree's rows, {@code :top} and every row below it, as the sweep deletes. */
+    /** {@link DialectStatements#deleteFiles} of a subtree's rows, {@code :top} and every row below it, as the sweep does. */
     public static Query subtreeDelete(Dialect dialect, FsTables t) {
         return dialect.statements().deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))));
     }
 
-    /** {@link io.fsindex.core.spi.DialectStatements#updateFiles} marking a subtree's live rows gone at {@code :now}, as the sweep does. */
+    /** {@link DialectStatements#updateFiles} marking a subtree's live rows gone at {@code :now}, as the sweep does. */
     public static Query subtreeUpdate(Dialect dialect, FsTables t) {
         return dialect.statements().updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))),
                 Map.of(t.goneAt, DSL.param("now", Long.class)), t.goneAt.isNull());

@@ -57,11 +57,12 @@ public interface DialectStatements {
     }
 
     /**
-     * Returns {@code read}, a read of rows the transaction is about to write or take out of the index, with an exclusive lock
-     * on the rows read until the transaction ends where write transactions run concurrently: the read waits for a
-     * transaction changing one of them, or writing below one (which holds {@link #lockedWhereConcurrent its guard's}
-     * shared lock on it), and then reads the row's newest version, and nothing is written below them until the
-     * transaction ends. Unchanged (a plain read) by default, enough where write transactions are serialised.
+     * Returns {@code read}, a read of rows the transaction is about to write or take out of the index, with an
+     * exclusive lock on the rows read until the transaction ends where write transactions run concurrently: the read
+     * waits for a transaction changing one of them, or writing below one (which holds
+     * {@link #lockedWhereConcurrent its guard's} shared lock on it), and then reads the row's newest version, and
+     * nothing is written below them until the transaction ends. Unchanged (a plain read) by default, enough where write
+     * transactions are serialised.
      */
     default <R extends org.jooq.Record> org.jooq.Select<R> lockedForWrite(org.jooq.SelectConditionStep<R> read) {
         return read;
