@@ -29,9 +29,8 @@ public final class ScopedWalker implements Walker {
 
     private final Walker delegate;
     private final Path scanRoot;
-    private final ScopePlanner.Governing rootScope;
-    /** Scope roots strictly below the scan root, whose own rules govern their subtrees. */
-    private final Map<Path, ScopePlanner.Governing> innerScopes;
+    /** What the rules leave out: the decision the watch's registration shares. */
+    private final ScopeRules rules;
     private final Map<Path, Long> recordedDevices;
     private final boolean acceptMountChanges;
     /** Files never indexed as content (the index's own database files), by directory. */
@@ -49,8 +48,7 @@ public final class ScopedWalker implements Walker {
                  Map<Path, Long> recordedDevices, boolean acceptMountChanges, Map<Path, Set<String>> ownFiles) {
         this.delegate = delegate;
         this.scanRoot = scanRoot;
-        this.rootScope = rootScope;
-        this.innerScopes = innerScopes;
+        this.rules = new ScopeRules(scanRoot, rootScope, innerScopes);
         this.recordedDevices = recordedDevices;
         this.acceptMountChanges = acceptMountChanges;
         this.ownFiles = ownFiles;
@@ -79,9 +77,7 @@ public final class ScopedWalker implements Walker {
         if (parent != null && path.getFileName() != null && parent.startsWith(scanRoot)) {
             String name = path.getFileName().toString();
             Set<String> own = ownFiles.get(parent);
-            ScopePlanner.Governing scope = governing(parent);
-            if (own != null && own.contains(name) || !scope.rules.isEmpty()
-                    && scope.rules.excludes(scope.relative(parent), name, stat.isDirectory())) {
+            if (own != null && own.contains(name) || rules.excludes(parent, name, stat.isDirectory())) {
                 throw new java.nio.file.NoSuchFileException(path.toString(), null, "excluded by the root's rules");
             }
         }
@@ -114,7 +110,7 @@ public final class ScopedWalker implements Walker {
             parts.accept(new DirectoryListing(List.of(), List.of()));
             return;
         }
-        ScopePlanner.Governing scope = governing(directory);
+        ScopePlanner.Governing scope = rules.governing(directory);
         String relative = scope.relative(directory);
         int depth = scope.depth(directory);
         Long device = deviceOf(directory);
@@ -131,7 +127,7 @@ public final class ScopedWalker implements Walker {
             WalkedEntry e = entries.get(i);
             boolean directoryEntry = e.isReadable() && e.stat().isDirectory();
             boolean keep = (own == null || !own.contains(e.name()))
-                    && (scope.rules.isEmpty() || !scope.rules.excludes(relative, e.name(), directoryEntry));
+                    && !ScopeRules.excludes(scope, relative, e.name(), directoryEntry);
             if (keep && directoryEntry) {
                 decide(directory.resolve(e.name()), e.stat(), scope, depth + 1, device);
             }
@@ -146,7 +142,7 @@ public final class ScopedWalker implements Walker {
 
     /** Decides, from what its parent's listing read, what the walk does with subdirectory {@code child}. */
     private void decide(Path child, FileStat stat, ScopePlanner.Governing parentScope, int depth, Long parentDevice) {
-        ScopePlanner.Governing own = innerScopes.get(child);
+        ScopePlanner.Governing own = rules.rootedAt(child);
         ScopePlanner.Governing scope = own != null ? own : parentScope;
         Long device = Devices.of(stat);
         Long recorded = recordedDevices.get(child);
@@ -185,18 +181,6 @@ public final class ScopedWalker implements Walker {
         } catch (IOException | RuntimeException unknown) {
             return false;
         }
-    }
-
-    private ScopePlanner.Governing governing(Path directory) {
-        if (!innerScopes.isEmpty()) {
-            for (Path p = directory; p != null && p.startsWith(scanRoot); p = p.getParent()) {
-                ScopePlanner.Governing g = innerScopes.get(p);
-                if (g != null) {
-                    return g;
-                }
-            }
-        }
-        return rootScope;
     }
 
     private Long deviceOf(Path directory) {
