@@ -45,6 +45,9 @@ public final class WatchBench implements Callable<Integer> {
     int seconds;
     @Option(names = "--settle-ms", defaultValue = "100", paramLabel = "MS", description = "the watch's settle window")
     long settleMs;
+    @Option(names = "--parallel-scans", defaultValue = "" + WatchOptions.DEFAULT_PARALLEL_SCANS, paramLabel = "N",
+            description = "scans the watch runs at once")
+    int parallelScans;
     @Option(names = "--idle-seconds", defaultValue = "10", paramLabel = "S", description = "idle time measured")
     int idleSeconds;
     @Option(names = "--work-dir", paramLabel = "DIR", description = "where to create the tree and database")
@@ -115,7 +118,7 @@ public final class WatchBench implements Callable<Integer> {
         try (FsIndex index = builder.build()) {
             long start = System.nanoTime();
             try (IndexWatch watch = index.watch(root, WatchOptions.defaults()
-                    .withSettle(Duration.ofMillis(settleMs)))) {
+                    .withSettle(Duration.ofMillis(settleMs)).withParallelScans(parallelScans))) {
                 double watchStart = seconds(System.nanoTime() - start);
                 progress.printf("%s: watching %d directories after %.1f s%n", engine,
                         watch.state().watchedDirectories(), watchStart);

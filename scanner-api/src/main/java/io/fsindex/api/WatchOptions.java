@@ -21,9 +21,15 @@ import java.util.Objects;
  *                              filesystem, a registration error) is scanned instead, and watching it tried again
  * @param skipInitialScanWithin skip the initial scan of the root if a complete scan of it finished at most this long
  *                              ago; {@link Duration#ZERO} (the default) always scans first
+ * @param parallelScans         how many scans the watch runs at once, each of a directory that is neither above nor
+ *                              below another running one (default 4; 1 runs them one at a time). Each running scan
+ *                              holds a database connection. The listener is still called by one scan at a time
  */
 public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration rescanEvery,
-                           Duration unwatchedRescanEvery, Duration skipInitialScanWithin) {
+                           Duration unwatchedRescanEvery, Duration skipInitialScanWithin, int parallelScans) {
+    /** The default of {@link #parallelScans}. */
+    public static final int DEFAULT_PARALLEL_SCANS = 4;
+
     /**
      * Checks that every option is given and no duration is negative; settle and unwatched rescans must be positive.
      *
@@ -33,6 +39,7 @@ public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration re
      * @param unwatchedRescanEvery  how often a subtree that cannot be watched is scanned instead
      * @param skipInitialScanWithin how recent a complete scan of the root lets the initial scan be skipped; zero for
      *                              never
+     * @param parallelScans         how many scans may run at once; at least 1
      */
     public WatchOptions {
         Objects.requireNonNull(scanOptions, "scanOptions");
@@ -49,17 +56,20 @@ public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration re
         if (rescanEvery.isNegative() || skipInitialScanWithin.isNegative()) {
             throw new IllegalArgumentException("durations must not be negative");
         }
+        if (parallelScans < 1) {
+            throw new IllegalArgumentException("parallelScans must be at least 1: " + parallelScans);
+        }
     }
 
     /**
      * The defaults: default scan options, a settle window of 200 ms, no periodic rescan, unwatchable subtrees scanned
-     * every minute, and an initial scan always.
+     * every minute, an initial scan always, and up to {@value #DEFAULT_PARALLEL_SCANS} scans at once.
      *
      * @return the default options
      */
     public static WatchOptions defaults() {
         return new WatchOptions(ScanOptions.defaults(), Duration.ofMillis(200), Duration.ZERO, Duration.ofMinutes(1),
-                Duration.ZERO);
+                Duration.ZERO, DEFAULT_PARALLEL_SCANS);
     }
 
     /**
@@ -67,7 +77,8 @@ public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration re
      * @return these options with other scan options
      */
     public WatchOptions withScanOptions(ScanOptions options) {
-        return new WatchOptions(options, settle, rescanEvery, unwatchedRescanEvery, skipInitialScanWithin);
+        return new WatchOptions(options, settle, rescanEvery, unwatchedRescanEvery, skipInitialScanWithin,
+                parallelScans);
     }
 
     /**
@@ -83,7 +94,8 @@ public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration re
      * @return these options with another settle window
      */
     public WatchOptions withSettle(Duration window) {
-        return new WatchOptions(scanOptions, window, rescanEvery, unwatchedRescanEvery, skipInitialScanWithin);
+        return new WatchOptions(scanOptions, window, rescanEvery, unwatchedRescanEvery, skipInitialScanWithin,
+                parallelScans);
     }
 
     /**
@@ -91,7 +103,7 @@ public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration re
      * @return these options with another safety rescan interval
      */
     public WatchOptions withRescanEvery(Duration every) {
-        return new WatchOptions(scanOptions, settle, every, unwatchedRescanEvery, skipInitialScanWithin);
+        return new WatchOptions(scanOptions, settle, every, unwatchedRescanEvery, skipInitialScanWithin, parallelScans);
     }
 
     /**
@@ -99,7 +111,7 @@ public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration re
      * @return these options with another interval for those
      */
     public WatchOptions withUnwatchedRescanEvery(Duration every) {
-        return new WatchOptions(scanOptions, settle, rescanEvery, every, skipInitialScanWithin);
+        return new WatchOptions(scanOptions, settle, rescanEvery, every, skipInitialScanWithin, parallelScans);
     }
 
     /**
@@ -107,6 +119,15 @@ public record WatchOptions(ScanOptions scanOptions, Duration settle, Duration re
      * @return these options with that choice
      */
     public WatchOptions withSkipInitialScanWithin(Duration within) {
-        return new WatchOptions(scanOptions, settle, rescanEvery, unwatchedRescanEvery, within);
+        return new WatchOptions(scanOptions, settle, rescanEvery, unwatchedRescanEvery, within, parallelScans);
+    }
+
+    /**
+     * @param scans how many scans may run at once, each of a directory neither above nor below another running one;
+     *              1 runs them one at a time
+     * @return these options with that bound
+     */
+    public WatchOptions withParallelScans(int scans) {
+        return new WatchOptions(scanOptions, settle, rescanEvery, unwatchedRescanEvery, skipInitialScanWithin, scans);
     }
 }

@@ -8,6 +8,7 @@ import io.fsindex.api.FileEntry;
 import io.fsindex.api.IndexWatch;
 import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanListener;
+import io.fsindex.api.ScanRecord;
 import io.fsindex.api.ScanScope;
 import io.fsindex.api.WatchOptions;
 import io.fsindex.core.FsIndex;
@@ -21,8 +22,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Watching a tree ({@link FsIndex#watch}) on the real filesystem and a real database: the index follows the tree
  * through churn, lost events and unwatchable directories are reported and answered with rescans, moves keep ids, a
- * root that goes away deletes nothing, and a full scan from another scanner meanwhile breaks no guarantee. Every
+ * root that goes away deletes nothing, and full scans from another process meanwhile break no guarantee. Every
  * wait polls for an outcome with a generous deadline; no test asserts how fast the watch is.
  */
 public abstract class WatchConformanceTest extends IndexTest {
@@ -122,6 +121,24 @@ public abstract class WatchConformanceTest extends IndexTest {
             assertThat(audit.problems(CampaignChecks.indexById(new RawIndex(database(), prefix())))).isEmpty();
         }
         assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
+        assertThat(overlappingDirectoryScans(index)).as("directory scans that ran at the same time").isPositive();
+    }
+
+    /** How many pairs of the watch's completed directory scans ran at the same time. */
+    private static long overlappingDirectoryScans(FsIndex index) {
+        List<ScanRecord> scans = index.info(10_000).recentScans().stream()
+                .filter(r -> "COMPLETED".equals(r.state()) && FsIndex.DIRECTORY_SCAN.equals(r.message())).toList();
+        long pairs = 0;
+        for (int i = 0; i < scans.size(); i++) {
+            for (int j = i + 1; j < scans.size(); j++) {
+                ScanRecord a = scans.get(i);
+                ScanRecord b = scans.get(j);
+                if (a.startedAt().isBefore(b.finishedAt()) && b.startedAt().isBefore(a.finishedAt())) {
+                    pairs++;
+                }
+            }
+        }
+        return pairs;
     }
 
     // A recent complete scan lets the watch skip its initial scan; changes made before the watch began are then
@@ -187,6 +204,68 @@ public abstract class WatchConformanceTest extends IndexTest {
         assertThat(watch.state().fallbacks()).isZero();
     }
 
+    // Directories the stored rules exclude are not registered, neither at the start nor when created later, so they
+    // cost no inotify watch and their changes no event; the watch follows a change of the rules.
+    @Test
+    void directoriesTheRulesExcludeAreNotRegistered() throws Exception {
+        Path root = tree("cache/", "cache/a/", "cache/a/b/", "kept/", "kept/x/");
+        FsIndex index = openIndex();
+        index.setScope(root, ScanScope.defaults().withExcludes("cache/", "tmp/"));
+        IndexWatch watch = watching(index.watch(root, options()));
+        assertThat(watch.state().watchedDirectories()).as("root, kept, kept/x").isEqualTo(3);
+
+        Trees.create(root, "kept/tmp/", "kept/tmp/deeper/", "kept/new/", "cache/a/c/");
+        await("kept/new indexed", () -> index.lookup(root.resolve("kept/new")).isPresent());
+        await("no work pending", () -> watch.state().pendingDirectories() == 0);
+        assertThat(watch.state().watchedDirectories()).as("kept/new added, kept/tmp left out").isEqualTo(4);
+        assertThat(index.lookup(root.resolve("kept/tmp"))).isEmpty();
+
+        index.setScope(root, ScanScope.defaults().withExcludes("tmp/"));
+        Trees.create(root, "kept/later.txt");            // a round of scans reads the rules again
+        await("cache indexed under the new rules", () -> index.lookup(root.resolve("cache/a/c")).isPresent());
+        await("cache registered", () -> watch.state().watchedDirectories() == 8);
+        Trees.create(root, "cache/a/c/file.txt");
+        await("an event in cache followed", () -> index.lookup(root.resolve("cache/a/c/file.txt")).isPresent());
+        assertThat(index.lookup(root.resolve("kept/tmp"))).isEmpty();
+    }
+
+    // The periodic safety rescan (off by default) scans the whole tree again: changes no event announced (made
+    // here before the watch began, its initial scan skipped) reach the index, and no fallback is reported.
+    @Test
+    void thePeriodicSafetyRescanFindsWhatNoEventAnnounced() throws Exception {
+        Path root = tree("a/", "a/b/", "a/b/old.txt", "c/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.create(root, "a/b/new.txt", "c/d/");
+        Trees.delete(root.resolve("a/b/old.txt"));
+        IndexWatch watch = watching(index.watch(root, options().withSkipInitialScanWithin(Duration.ofHours(1))
+                .withRescanEvery(Duration.ofMillis(500))));
+        java.time.Instant before = watch.state().lastFullRescan();
+        awaitConverged(index, root);
+        assertThat(watch.state().lastFullRescan()).isAfter(before);
+        assertThat(watch.state().fallbacks()).isZero();
+        assertThat(reports).isEmpty();
+    }
+
+    // A tree on a network filesystem (the file-store type the watch reads is NFS here): reported with what that
+    // means, and scanned whole every unwatchedRescanEvery, so changes no event announced reach the index.
+    @Test
+    void aTreeOnANetworkFilesystemIsReportedAndRescannedPeriodically() throws Exception {
+        Path root = tree("a/", "a/1.txt", "b/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.create(root, "a/remote.txt", "b/c/", "b/c/2.txt");   // as if written by another machine: no event here
+        IndexWatch watch = watching(WatchTestHooks.startOnFileStoreType(index, root, options()
+                .withSkipInitialScanWithin(Duration.ofHours(1)).withUnwatchedRescanEvery(Duration.ofMillis(500)),
+                "nfs4"));
+        assertThat(index.lookup(root.resolve("a/remote.txt"))).isEmpty();
+        await("the report", () -> reports.stream().anyMatch(r -> r.reason() == ScanError.Reason.NOT_WATCHED
+                && r.path().equals(root) && r.message().contains("nfs4")));
+        awaitConverged(index, root);
+        assertThat(watch.state().fallbacks()).isEqualTo(1);
+        assertThat(watch.state().lastFullRescan()).isNotNull();
+    }
+
     // A directory the root's stored rules exclude: its events ask for no scan and no report, and it stays out.
     @Test
     void changesInAnExcludedDirectoryAreLeftOutQuietly() throws Exception {
@@ -226,40 +305,39 @@ public abstract class WatchConformanceTest extends IndexTest {
         awaitConverged(index, root);
     }
 
-    // A full scan of the same root by another scanner (its own index instance) while the watch runs.
+    // Full scans of the same root by another process (a child JVM with its own connections) while the watch runs
+    // and the tree changes: the index equals the tree, the feed replays to it, nothing is left stale, and every scan
+    // of both processes succeeds.
     @Test
-    void fullScansFromAnotherScannerWhileTheWatchRunsBreakNoGuarantee() throws Exception {
+    void fullScansFromAnotherProcessWhileTheWatchRunsBreakNoGuarantee() throws Exception {
         Path root = tree();
         SeededChurn churn = new SeededChurn(root, List.of("p", "q"), new Random(7));
         churn.populate(200);
         FsIndex index = openIndex();
-        FsIndex other = track(database().builder(prefix()).build());
-        AtomicBoolean stop = new AtomicBoolean();
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
-        Thread scanner = new Thread(() -> {
-            while (!stop.get()) {
-                try {
-                    other.scan(root);
-                } catch (RuntimeException e) {
-                    failures.add(e);
-                }
-            }
-        }, "other-scanner");
         try (FeedAudit audit = new FeedAudit(index)) {
             IndexWatch watch = watching(index.watch(root, options()));
-            scanner.start();
-            for (int i = 0; i < 40; i++) {
-                churn.change(5);
-                Thread.sleep(25);
+            ChildJvm children = new ChildJvm(Files.createDirectories(tmp.resolve("child")),
+                    database().properties(prefix()));
+            try {
+                children.start("other-process", root, 4);
+                children.releaseWhenAllReady();
+                while (children.anyAlive()) {
+                    churn.change(5);
+                    Thread.sleep(25);
+                }
+                children.assertAllSucceed();
+            } finally {
+                children.destroyAll();
             }
-            stop.set(true);
-            scanner.join(TimeUnit.MINUTES.toMillis(2));
             awaitConverged(index, root);
             watch.close();
             audit.catchUp();
             assertThat(audit.problems(CampaignChecks.indexById(new RawIndex(database(), prefix())))).isEmpty();
         }
-        assertThat(failures).isEmpty();
+        RawIndex raw = new RawIndex(database(), prefix());
+        assertThat(raw.queryLong("SELECT COUNT(*) FROM ${prefix}scans WHERE state = 'COMPLETED'"
+                + " AND (message IS NULL OR message <> '" + FsIndex.DIRECTORY_SCAN + "')"))
+                .as("the other process's full scans and the watch's initial one").isGreaterThanOrEqualTo(5);
         assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
     }
 }

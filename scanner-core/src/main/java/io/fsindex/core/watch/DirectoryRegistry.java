@@ -61,16 +61,19 @@ final class DirectoryRegistry implements AutoCloseable {
     }
 
     /**
-     * Registers {@code top} and every directory below it (links are not followed), again where registered already.
-     * A directory that cannot be registered is skipped with its subtree; those are returned, at most one of them
-     * below another.
+     * Registers {@code top} and every directory below it (links are not followed), again where registered already,
+     * but for those {@code leftOut} names, which are skipped with their subtrees. A directory that cannot be
+     * registered is skipped with its subtree; those are returned, at most one of them below another.
      */
-    List<Failure> registerTree(Path top) {
+    List<Failure> registerTree(Path top, java.util.function.Predicate<Path> leftOut) {
         List<Failure> failures = new ArrayList<>();
         try {
             Files.walkFileTree(top, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    if (leftOut.test(dir)) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
                     try {
                         register(dir);
                         return FileVisitResult.CONTINUE;
@@ -135,6 +138,15 @@ final class DirectoryRegistry implements AutoCloseable {
         String path = top.toString();
         String stem = path.charAt(path.length() - 1) == separator ? path.substring(0, path.length() - 1) : path;
         return byPath.subMap(stem + separator, stem + (char) (separator + 1));
+    }
+
+    /** Cancels the registrations of the directories {@code leftOut} names (the rules now exclude them). */
+    void forgetIf(java.util.function.Predicate<Path> leftOut) {
+        for (Map.Entry<WatchKey, Path> e : List.copyOf(paths.entrySet())) {
+            if (leftOut.test(e.getValue())) {
+                forget(e.getKey());
+            }
+        }
     }
 
     /** Cancels every registration except {@code keep}'s. */

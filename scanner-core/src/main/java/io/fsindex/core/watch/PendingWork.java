@@ -39,6 +39,8 @@ final class PendingWork {
     private final java.util.function.ToLongFunction<Path> directoriesUnder;
     private final Map<Path, Request> requests = new HashMap<>();
     private boolean stopped;
+    /** Counts {@link #wake} calls, so a wake between looking at the state and waiting is not missed. */
+    private long wakes;
 
     PendingWork(Path root, long settleNanos, java.util.function.ToLongFunction<Path> directoriesUnder) {
         this.root = root;
@@ -142,8 +144,14 @@ final class PendingWork {
         requests.clear();
     }
 
-    /** Waits until some request may be due, {@code deadline} passes, or {@link #stop} is called. */
-    synchronized void await(long now, long deadline) throws InterruptedException {
+    /**
+     * Waits until some request may be due, {@code deadline} passes, {@link #stop} is called, or {@link #wake} is
+     * called (or was, since {@link #wakes()} returned {@code seenWakes}).
+     */
+    synchronized void await(long now, long deadline, long seenWakes) throws InterruptedException {
+        if (wakes != seenWakes) {
+            return;
+        }
         long until = deadline;
         for (Request r : requests.values()) {
             until = Math.min(until, Math.min(r.last + settleNanos, r.first + MAX_WINDOWS * settleNanos));
@@ -154,9 +162,15 @@ final class PendingWork {
         }
     }
 
-    /** Wakes the scan thread to look at the watch's state. */
+    /** Wakes the scan thread to look at the watch's state (a scan ended, the root went missing). */
     synchronized void wake() {
+        wakes++;
         notifyAll();
+    }
+
+    /** How many times {@link #wake} was called so far; pass it to {@link #await} after looking at the state. */
+    synchronized long wakes() {
+        return wakes;
     }
 
     synchronized void stop() {

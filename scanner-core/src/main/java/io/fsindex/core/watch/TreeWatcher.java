@@ -3,7 +3,6 @@ package io.fsindex.core.watch;
 import io.fsindex.api.IndexWatch;
 import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanFailedException;
-import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanRecord;
 import io.fsindex.api.ScopeException;
@@ -24,7 +23,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -32,10 +30,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the index of one tree current ({@link FsIndex#watch}): an event thread turns the filesystem's change
- * notifications into {@link PendingWork}, and a scan thread runs the scans that work asks for, one at a time, and
- * delivers the watch's own reports to the listener between them. Whatever notifications cannot cover (lost events,
- * directories that cannot be watched, a missing root) is reported and answered with scans; see the README, "Watching
- * a tree".
+ * notifications into {@link PendingWork}, and a scan thread takes the work that is due, hands it to a
+ * {@link ScanRunner} (which runs independent directories' scans in parallel) and delivers the watch's own
+ * {@link WatchReports}. Whatever notifications cannot cover (lost events, directories that cannot be watched, a missing
+ * root) is reported and answered with scans; see the README, "Watching a tree".
  */
 public final class TreeWatcher implements IndexWatch {
     private static final Logger LOG = LoggerFactory.getLogger(TreeWatcher.class);
@@ -55,14 +53,13 @@ public final class TreeWatcher implements IndexWatch {
     private final Path root;
     private final WatchOptions options;
     private final ScanOptions scanOptions;
-    private final ScanListener listener;
+    private final WatchReports reports;
     private final DirectoryRegistry registry;
     private final PendingWork pending;
-    private final ConcurrentLinkedQueue<ScanError> reports = new ConcurrentLinkedQueue<>();
-    /** Subtrees that could not be registered: scanned every {@code unwatchedRescanEvery}, registration retried. */
-    private final Set<Path> unwatched = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final ScanRunner runner;
+    private final Registration registration;
+    private final WatchEnvironment environment;
     private final AtomicLong scans = new AtomicLong();
-    private final AtomicLong fallbacks = new AtomicLong();
     private volatile Instant lastFullRescan;
     private volatile boolean rootMissing;
     private volatile boolean closed;
@@ -76,15 +73,19 @@ public final class TreeWatcher implements IndexWatch {
     private Thread scanThread;
 
     private TreeWatcher(FsIndex index, Path root, WatchOptions options, DirectoryRegistry registry,
-                        Set<Path> ownFiles) {
+                        Set<Path> ownFiles, WatchEnvironment environment) {
         this.ownFiles = ownFiles;
         this.index = index;
         this.root = root;
         this.options = options;
-        this.scanOptions = options.scanOptions().withRemoveMissingRoot(false);
-        this.listener = scanOptions.listener();
+        this.environment = environment;
+        this.reports = new WatchReports(options.scanOptions().listener());
+        this.scanOptions = options.scanOptions().withRemoveMissingRoot(false).withListener(reports.listener());
         this.registry = registry;
         this.pending = new PendingWork(root, options.settle().toNanos(), registry::directoriesUnder);
+        this.registration = new Registration(root, registry, new WatchedScope(index, root), pending, reports,
+                options.unwatchedRescanEvery());
+        this.runner = new ScanRunner(options.parallelScans(), w -> runScan(w, false), pending::wake);
     }
 
     /**
@@ -97,11 +98,11 @@ public final class TreeWatcher implements IndexWatch {
      * @return the running watch
      */
     public static IndexWatch start(FsIndex index, Path root, WatchOptions options, Collection<Path> ownFiles) {
-        return start(index, root, options, Integer.MAX_VALUE, ownFiles);
+        return start(index, root, options, WatchEnvironment.SYSTEM, ownFiles);
     }
 
-    /** Starts watching with at most {@code maxWatches} registrations (a test lowers it to reach the limit). */
-    static TreeWatcher start(FsIndex index, Path root, WatchOptions options, int maxWatches,
+    /** Starts watching in {@code environment} (a test lowers the watch limit or names another filesystem type). */
+    static TreeWatcher start(FsIndex index, Path root, WatchOptions options, WatchEnvironment environment,
                              Collection<Path> ownFiles) {
         Path real;
         try {
@@ -116,17 +117,22 @@ public final class TreeWatcher implements IndexWatch {
         }
         DirectoryRegistry registry;
         try {
-            registry = new DirectoryRegistry(real.getFileSystem(), maxWatches);
+            registry = new DirectoryRegistry(real.getFileSystem(), environment.maxWatches());
         } catch (IOException e) {
             throw new ScanFailedException("cannot watch " + real + ": no watch service (" + e.getMessage()
                     + "); on Linux raise fs.inotify.max_user_instances, or scan periodically instead", e);
         }
-        TreeWatcher w = new TreeWatcher(index, real, options, registry, Set.copyOf(ownFiles));
+        TreeWatcher w;
+        try {
+            w = new TreeWatcher(index, real, options, registry, Set.copyOf(ownFiles), environment);
+        } catch (RuntimeException | Error e) {
+            registry.close();
+            throw e;
+        }
         try {
             w.begin();
         } catch (RuntimeException | Error e) {
-            w.closed = true;
-            registry.close();
+            w.close();
             throw e;
         }
         return w;
@@ -135,7 +141,7 @@ public final class TreeWatcher implements IndexWatch {
     /** Registers the tree, scans it unless a recent complete scan makes that unneeded, and starts the threads. */
     private void begin() {
         // Registered before the initial scan, so nothing that changes after the scan lists a directory goes unseen.
-        registerTree(root);
+        registration.registerTree(root);
         if (root.getParent() != null) {
             try {
                 rootParentKey = registry.register(root.getParent());
@@ -145,12 +151,12 @@ public final class TreeWatcher implements IndexWatch {
             }
         }
         try {
-            String type = Files.getFileStore(root).type();
+            String type = environment.fileStoreType().of(root);
             if (REMOTE_TYPES.contains(type)) {
                 remote = true;
-                fallback(root, ScanError.Reason.NOT_WATCHED, "the watched tree is on a " + type + " filesystem,"
-                        + " which gives no notification of changes made by other machines; it is scanned whole every "
-                        + options.unwatchedRescanEvery() + " (WatchOptions.withUnwatchedRescanEvery)", false);
+                reports.fallback(root, ScanError.Reason.NOT_WATCHED, "the watched tree is on a " + type
+                        + " filesystem, which gives no notification of changes made by other machines; it is scanned"
+                        + " whole every " + options.unwatchedRescanEvery() + " (WatchOptions.withUnwatchedRescanEvery)");
             }
         } catch (IOException e) {
             LOG.debug("cannot read the filesystem type of {}: {}", root, e.toString());
@@ -158,7 +164,7 @@ public final class TreeWatcher implements IndexWatch {
         if (!recentlyScanned()) {
             runScan(new PendingWork.Work(root, true, false), true);
         }
-        deliverReports();
+        reports.deliver();
         eventThread = new Thread(this::events, "fsindex-watch-events");
         scanThread = new Thread(this::scanLoop, "fsindex-watch-scans");
         eventThread.setDaemon(true);
@@ -184,40 +190,6 @@ public final class TreeWatcher implements IndexWatch {
         return false;
     }
 
-    /** Registers a tree; what cannot be registered is reported and scanned periodically instead. */
-    private void registerTree(Path top) {
-        registerTree(top, Set.of());
-    }
-
-    /** As {@link #registerTree(Path)}; a failure for a directory in {@code reported} is not reported again. */
-    private void registerTree(Path top, Set<Path> reported) {
-        for (DirectoryRegistry.Failure f : registry.registerTree(top)) {
-            unwatched.removeIf(p -> p.startsWith(f.directory()));
-            unwatched.add(f.directory());
-            if (reported.contains(f.directory())) {
-                pending.subtree(f.directory(), System.nanoTime(), 0);
-                continue;
-            }
-            String what = f.isWatchLimit()
-                    ? "the kernel's limit of inotify watches is reached; raise it (sysctl"
-                    + " fs.inotify.max_user_watches=1048576, and in /etc/sysctl.d to keep it)"
-                    : "it cannot be registered for change notifications (" + f.cause().getMessage() + ")";
-            fallback(f.directory(), ScanError.Reason.NOT_WATCHED, "cannot watch " + f.directory() + ": " + what
-                    + "; until it can be watched, its subtree is scanned every " + options.unwatchedRescanEvery(),
-                    true);
-        }
-    }
-
-    /** Reports a fallback (to the log now, to the listener from the scan thread) and, if asked, rescans the subtree. */
-    private void fallback(Path dir, ScanError.Reason reason, String message, boolean rescan) {
-        fallbacks.incrementAndGet();
-        LOG.warn(message);
-        reports.add(new ScanError(dir, reason, message));
-        if (rescan) {
-            pending.subtree(dir, System.nanoTime(), 0);
-        }
-    }
-
     // ---- the event thread ----
 
     private void events() {
@@ -232,9 +204,9 @@ public final class TreeWatcher implements IndexWatch {
             // Closed.
         } catch (RuntimeException e) {
             if (!closed) {
-                LOG.error("the watch of {} stopped following events; closing it", root, e);
-                reports.add(new ScanError(root, ScanError.Reason.NOT_WATCHED, "the watch stopped following events ("
-                        + e + "); the index is no longer kept current, watch again"));
+                LOG.error("the watch of {} stopped following events", root, e);
+                reports.problem(root, ScanError.Reason.NOT_WATCHED, "the watch stopped following events ("
+                        + e + "); the index is no longer kept current, watch again");
             }
         }
     }
@@ -267,9 +239,9 @@ public final class TreeWatcher implements IndexWatch {
             }
             boolean created = e.kind() == StandardWatchEventKinds.ENTRY_CREATE;
             pending.directory(dir, created, now);
-            if (created && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
+            if (created && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS) && !registration.leavesOut(child)) {
                 // At once, so what is created in it from now on is seen; the scan of dir lists it whole.
-                registerTree(child);
+                registration.registerTree(child);
             } else if (e.kind() == StandardWatchEventKinds.ENTRY_DELETE) {
                 registry.forgetTree(child);
             }
@@ -284,10 +256,10 @@ public final class TreeWatcher implements IndexWatch {
 
     /** Events for {@code dir} were lost (the kernel's queue or the JDK's per-directory list overflowed). */
     void overflowed(Path dir) {
-        fallback(dir, ScanError.Reason.EVENTS_LOST, "change notifications were lost for " + dir + " (the event"
-                + " queue overflowed); its subtree is scanned again. If this recurs, raise fs.inotify.max_queued_events"
-                + " (sysctl), or spread the changes out",
-                true);
+        reports.fallback(dir, ScanError.Reason.EVENTS_LOST, "change notifications were lost for " + dir + " (the"
+                + " event queue overflowed); its subtree is scanned again. If this recurs, raise"
+                + " fs.inotify.max_queued_events (sysctl), or spread the changes out");
+        pending.subtree(dir, System.nanoTime(), 0);
     }
 
     /**
@@ -299,7 +271,7 @@ public final class TreeWatcher implements IndexWatch {
             checkRoot();
         } else if (!rootMissing) {
             registry.forgetAllBut(rootParentKey);
-            registerTree(root);
+            registration.registerTree(root);
             pending.subtree(root, System.nanoTime(), 0);
         }
     }
@@ -312,11 +284,10 @@ public final class TreeWatcher implements IndexWatch {
         rootMissing = true;
         registry.forgetAllBut(rootParentKey);
         pending.clear();
-        fallbacks.incrementAndGet();
-        String message = "the watched root " + root + " is gone (deleted, moved away or unmounted); nothing was"
-                + " deleted from the index, and the watch resumes with a scan when it is back";
-        LOG.warn(message);
-        reports.add(new ScanError(root, ScanError.Reason.NOT_WATCHED, message));
+        runner.clearQueued();
+        reports.fallback(root, ScanError.Reason.NOT_WATCHED, "the watched root " + root + " is gone (deleted, moved"
+                + " away or unmounted); nothing was deleted from the index, and the watch resumes with a scan when it"
+                + " is back");
         pending.wake();                 // the scan thread reports it and looks for the root every second
     }
 
@@ -328,14 +299,16 @@ public final class TreeWatcher implements IndexWatch {
         long nextUnwatched = System.nanoTime() + options.unwatchedRescanEvery().toNanos();
         try {
             while (!closed) {
-                deliverReports();
+                long wakes = pending.wakes();
+                reports.deliver();
                 long now = System.nanoTime();
                 if (rootMissing) {
                     if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
                         rootBack();
                     } else {
                         pending.clear();
-                        pending.await(now, now + ROOT_CHECK_NANOS);
+                        runner.clearQueued();
+                        pending.await(now, now + ROOT_CHECK_NANOS, wakes);
                         continue;
                     }
                 }
@@ -344,55 +317,37 @@ public final class TreeWatcher implements IndexWatch {
                     nextSafety = now + options.rescanEvery().toNanos();
                 }
                 if (now >= nextUnwatched) {
-                    retryUnwatched(now);
+                    if (remote) {
+                        pending.subtree(root, now, 0);
+                    }
+                    registration.retryUnwatched(now);
                     nextUnwatched = now + options.unwatchedRescanEvery().toNanos();
                 }
                 List<PendingWork.Work> due = pending.takeDue(now);
-                if (due.isEmpty()) {
-                    pending.await(now, Math.min(nextSafety, nextUnwatched));
-                    continue;
+                if (!due.isEmpty()) {
+                    registration.followRuleChanges();
+                    runner.add(due);
+                    runner.add(pending.takeDue(System.nanoTime()));      // what a change of the rules asked for
                 }
-                for (PendingWork.Work w : due) {
-                    if (closed || rootMissing) {
-                        break;
-                    }
-                    runScan(w, false);
-                    deliverReports();
-                }
+                runner.dispatch();
+                pending.await(now, Math.min(nextSafety, nextUnwatched), wakes);
             }
         } catch (InterruptedException | CancellationException e) {
             // Closed.
         }
     }
 
-    /** Scans the unwatched subtrees (and a remote root) and tries to watch them again. */
-    private void retryUnwatched(long now) {
-        if (remote) {
-            pending.subtree(root, now, 0);
-        }
-        Set<Path> before = Set.copyOf(unwatched);
-        for (Path p : before) {
-            unwatched.remove(p);
-            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                registerTree(p, before);         // puts it back if it still cannot be watched
-                pending.subtree(p, now, 0);
-            } else if (p.getParent() != null && p.startsWith(root)) {
-                pending.directory(p.getParent(), false, now);
-            }
-        }
-        if (!before.isEmpty() && unwatched.isEmpty()) {
-            LOG.info("every directory below {} is watched again", root);
-        }
-    }
-
     private void rootBack() {
         rootMissing = false;
         LOG.info("the watched root {} is back; scanning it", root);
-        registerTree(root);
+        registration.registerTree(root);
         pending.subtree(root, System.nanoTime(), 0);
     }
 
-    /** Runs one scan; a directory gone meanwhile passes the work to its parent, the root's absence to checkRoot. */
+    /**
+     * Runs one scan, on the caller's thread for the initial one, else on a {@link ScanRunner} thread; a directory gone
+     * meanwhile passes the work to its parent, the root's absence to checkRoot.
+     */
     private void runScan(PendingWork.Work w, boolean initial) {
         try {
             if (w.subtree()) {
@@ -438,21 +393,10 @@ public final class TreeWatcher implements IndexWatch {
     }
 
     private void retryLater(PendingWork.Work w, Exception e) {
-        String message = "scanning " + w.path() + " for the watch failed (" + e.getMessage() + "); its subtree is"
-                + " scanned again in " + TimeUnit.NANOSECONDS.toSeconds(RETRY_NANOS) + " s";
-        LOG.warn(message);
-        reports.add(new ScanError(w.path(), ScanError.Reason.IO_ERROR, message));
+        reports.problem(w.path(), ScanError.Reason.IO_ERROR, "scanning " + w.path() + " for the watch failed ("
+                + e.getMessage() + "); its subtree is scanned again in " + TimeUnit.NANOSECONDS.toSeconds(RETRY_NANOS)
+                + " s");
         pending.subtree(w.path(), System.nanoTime(), RETRY_NANOS);
-    }
-
-    private void deliverReports() {
-        for (ScanError r = reports.poll(); r != null; r = reports.poll()) {
-            try {
-                listener.error(r);
-            } catch (RuntimeException e) {
-                LOG.warn("the scan listener failed on a watch report: {}", e.toString());
-            }
-        }
     }
 
     // ---- the handle ----
@@ -464,8 +408,9 @@ public final class TreeWatcher implements IndexWatch {
 
     @Override
     public WatchState state() {
-        return new WatchState(rootMissing ? 0 : registry.size() - (rootParentKey == null ? 0 : 1), unwatched.size(),
-                pending.size(), scans.get(), fallbacks.get(), lastFullRescan, rootMissing);
+        return new WatchState(rootMissing ? 0 : registry.size() - (rootParentKey == null ? 0 : 1),
+                registration.unwatchedSubtrees(),
+                pending.size() + runner.size(), scans.get(), reports.fallbacks(), lastFullRescan, rootMissing);
     }
 
     @Override
@@ -481,15 +426,16 @@ public final class TreeWatcher implements IndexWatch {
                 t.interrupt();
             }
         }
-        for (Thread t : new Thread[] {eventThread, scanThread}) {
-            if (t != null && t != Thread.currentThread()) {
-                try {
+        try {
+            for (Thread t : new Thread[] {eventThread, scanThread}) {
+                if (t != null && t != Thread.currentThread()) {
                     t.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
                 }
             }
+            runner.shutdown();          // after the scan thread, which starts scans, has ended
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
         }
         LOG.info("stopped watching {}", root);
     }

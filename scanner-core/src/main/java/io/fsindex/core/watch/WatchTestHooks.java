@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 /**
  * Not API: for fsindex's own tests, which must reach a watch's fallbacks without exhausting the machine's inotify
- * watches or flooding its event queue. Public only because the conformance tests live in another module.
+ * watches, flooding its event queue or mounting a network filesystem. Public only because the conformance tests live in another module.
  */
 public final class WatchTestHooks {
     private WatchTestHooks() {
@@ -24,7 +24,24 @@ public final class WatchTestHooks {
      * @return the running watch
      */
     public static IndexWatch startWithWatchLimit(FsIndex index, Path root, WatchOptions options, int maxWatches) {
-        return TreeWatcher.start(index, root, options, maxWatches, java.util.List.of());
+        return TreeWatcher.start(index, root, options,
+                new WatchEnvironment(maxWatches, WatchEnvironment.SYSTEM.fileStoreType()), java.util.List.of());
+    }
+
+    /**
+     * Starts a watch as {@link FsIndex#watch} does, but one that reads {@code fileStoreType} as the type of the
+     * filesystem holding {@code root} (e.g. {@code nfs4}), so a test reaches what the watch does on such a filesystem.
+     *
+     * @param index         the index to keep current
+     * @param root          the directory to watch
+     * @param options       how to watch
+     * @param fileStoreType the filesystem type the watch sees
+     * @return the running watch
+     */
+    public static IndexWatch startOnFileStoreType(FsIndex index, Path root, WatchOptions options,
+                                                  String fileStoreType) {
+        return TreeWatcher.start(index, root, options, new WatchEnvironment(Integer.MAX_VALUE, p -> fileStoreType),
+                java.util.List.of());
     }
 
     /**
