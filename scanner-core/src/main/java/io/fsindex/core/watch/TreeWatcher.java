@@ -156,7 +156,8 @@ public final class TreeWatcher implements IndexWatch {
                 remote = true;
                 reports.fallback(root, ScanError.Reason.NOT_WATCHED, "the watched tree is on a " + type
                         + " filesystem, which gives no notification of changes made by other machines; it is scanned"
-                        + " whole every " + options.unwatchedRescanEvery() + " (WatchOptions.withUnwatchedRescanEvery)");
+                        + " whole every " + options.unwatchedRescanEvery()
+                        + " (WatchOptions.withUnwatchedRescanEvery)");
             }
         } catch (IOException e) {
             LOG.debug("cannot read the filesystem type of {}: {}", root, e.toString());

@@ -7,7 +7,8 @@ import java.nio.file.Path;
 
 /**
  * Not API: for fsindex's own tests, which must reach a watch's fallbacks without exhausting the machine's inotify
- * watches, flooding its event queue or mounting a network filesystem. Public only because the conformance tests live in another module.
+ * watches, flooding its event queue or mounting a network filesystem. Public only because the conformance tests
+ * live in another module.
  */
 public final class WatchTestHooks {
     private WatchTestHooks() {
