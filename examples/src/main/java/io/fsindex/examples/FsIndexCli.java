@@ -39,13 +39,17 @@ import picocli.CommandLine.Parameters;
 // scope INHERIT: every subcommand gets --help and --version too, new ones included
 @Command(name = "fsindex", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
         scope = CommandLine.ScopeType.INHERIT,
-        description = "Keeps a SQL table of files in step with a filesystem tree.",
-        subcommands = {FsIndexCli.ScanCommand.class, FsIndexCli.LsCommand.class, FsIndexCli.InfoCommand.class,
-                FsIndexCli.GcCommand.class, FsIndexCli.ChangesCommand.class, QueryCommands.FindCommand.class,
-                QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class,
-                WatchCommand.class, AutoComplete.GenerateCompletion.class,
-                ScopeCommands.ScopeCommand.class})
+        description = "Keeps a SQL table of files in step with a filesystem tree.")
 public final class FsIndexCli {
+    /**
+     * Every subcommand, in the order help lists them. picocli builds a subcommand's model by reflection when it is
+     * added, which is most of a short command's start; {@link #run} adds only the one the command line names.
+     */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(ScanCommand.class, LsCommand.class,
+            InfoCommand.class, GcCommand.class, ChangesCommand.class, QueryCommands.FindCommand.class,
+            QueryCommands.DuCommand.class, QueryCommands.DupesCommand.class, WatchCommand.class,
+            AutoComplete.GenerateCompletion.class, ScopeCommands.ScopeCommand.class);
+
     static final String DEFAULT_DB = "jdbc:sqlite:fsindex.db";
     static final String PASSWORD_FILE_ENV = "FSINDEX_PASSWORD_FILE";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
@@ -74,17 +78,42 @@ public final class FsIndexCli {
 
     /** {@link #run(String[], PrintWriter, PrintWriter)} with {@code environment} in place of the process's. */
     static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new FsIndexCli(environment));
+        CommandLine cli = commandLine(environment, args);
         cli.setOut(out);
         cli.setErr(err);
-        cli.setCaseInsensitiveEnumValuesAllowed(true);
-        // picocli's generator names its own version; --version answers the same everywhere
-        cli.getSubcommands().get("generate-completion").getCommandSpec().versionProvider(new CliVersion());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             err.println("fsindex: " + oneLine(e));
             return 1;
         });
         return cli.execute(args);
+    }
+
+    /** The command line for {@code args}: every subcommand, or only the one {@code args} names. */
+    static CommandLine commandLine(Map<String, String> environment, String[] args) {
+        CommandLine cli = new CommandLine(new FsIndexCli(environment));
+        Class<?> named = args.length == 0 ? null : subcommandNamed(args[0]);
+        // help, completion, usage errors and their suggestions need every subcommand; any other command just its own
+        boolean all = named == null || named == AutoComplete.GenerateCompletion.class;
+        for (Class<?> subcommand : all ? SUBCOMMANDS : List.<Class<?>>of(named)) {
+            cli.addSubcommand(subcommand);
+        }
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine completion = cli.getSubcommands().get("generate-completion");
+        if (completion != null) {
+            // picocli's generator names its own version; --version answers the same everywhere
+            completion.getCommandSpec().versionProvider(new CliVersion());
+        }
+        return cli;
+    }
+
+    /** The subcommand class whose name is {@code word}, read from its annotation without building its model. */
+    private static Class<?> subcommandNamed(String word) {
+        for (Class<?> subcommand : SUBCOMMANDS) {
+            if (subcommand.getAnnotation(Command.class).name().equals(word)) {
+                return subcommand;
+            }
+        }
+        return null;
     }
 
     private static String oneLine(Throwable e) {

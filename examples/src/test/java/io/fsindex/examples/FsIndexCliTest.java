@@ -150,8 +150,11 @@ class FsIndexCliTest {
 
     @Test
     void everySubcommandAnswersHelp() {
-        CommandLine cli = new CommandLine(new FsIndexCli());
-        assertThat(cli.getSubcommands()).containsKeys("scan", "ls", "info", "gc", "changes");
+        CommandLine cli = FsIndexCli.commandLine(System.getenv(), new String[0]);
+        assertThat(cli.getSubcommands()).containsKeys("scan", "ls", "info", "gc", "changes", "dupes", "scope");
+        // any other command line builds only the subcommand it names
+        assertThat(FsIndexCli.commandLine(System.getenv(), new String[] {"info", "--db", "x"}).getSubcommands())
+                .containsOnlyKeys("info");
         for (String name : cli.getSubcommands().keySet()) {
             for (String help : List.of("--help", "-h")) {
                 assertThat(run(name, help)).as(name + " " + help).isZero();
