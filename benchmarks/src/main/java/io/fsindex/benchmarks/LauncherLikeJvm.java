@@ -1,0 +1,51 @@
+package io.fsindex.benchmarks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.sqlite.util.LibraryLoaderUtil;
+
+/**
+ * Sets a program up to start the way the command-line tool's launcher script starts the tool, so {@link Startup}
+ * can show what an application gets from the same JVM options: the SQLite driver's native library copied out of its
+ * jar once and loaded in place, a class-data archive written by one run of the program, the serial collector and
+ * the first JIT tier only.
+ */
+final class LauncherLikeJvm {
+    private LauncherLikeJvm() {
+    }
+
+    /**
+     * Copies the native library into {@code dir}, runs {@code program} (its JVM arguments, class path, main class
+     * and arguments) once to write the archive, and returns the JVM options to start it with from then on.
+     */
+    static List<String> prepare(Path dir, List<String> program) throws IOException, InterruptedException {
+        Path lib = Files.createDirectories(dir.resolve("sqlite-native"));
+        String name = LibraryLoaderUtil.getNativeLibName();
+        try (InputStream in = LibraryLoaderUtil.class.getResourceAsStream(
+                LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name)) {
+            if (in == null) {
+                throw new IOException("the SQLite driver has no native library for this machine");
+            }
+            Files.copy(in, lib.resolve(name));
+        }
+        Path archive = dir.resolve("lookup.jsa");
+        List<String> options = new ArrayList<>(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-XX:-UsePerfData", "-Dorg.sqlite.lib.path=" + lib, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+        List<String> training = new ArrayList<>();
+        training.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        training.addAll(options);
+        training.add("-XX:ArchiveClassesAtExit=" + archive);
+        training.addAll(program);
+        Process p = new ProcessBuilder(training).redirectErrorStream(true).redirectOutput(
+                ProcessBuilder.Redirect.DISCARD).start();
+        if (p.waitFor() != 0 || !Files.isRegularFile(archive)) {
+            throw new IllegalStateException("writing the class-data archive failed: " + training);
+        }
+        options.add("-XX:SharedArchiveFile=" + archive);
+        return options;
+    }
+}
