@@ -131,8 +131,9 @@ final class QueryCommands {
         }
     }
 
-    @Command(name = "dupes", description = "Print groups of regular files with the same content, most space wasted"
-            + " first. Only files scanned with --hash full have a content hash to compare.")
+    @Command(name = "dupes", description = "Print groups of regular files with the same size and content hash, most"
+            + " space wasted first; files without a content hash (scanned with --hash fingerprint) are grouped by"
+            + " fingerprint, a strong hint but no proof: scan with --hash full to be sure.")
     static final class DupesCommand extends FsIndexCli.IndexCommand {
         @Option(names = "--under", paramLabel = "PATH", description = "only files below directory PATH")
         Path under;
@@ -141,7 +142,8 @@ final class QueryCommands {
                 description = "print at most N groups (default 1000)")
         int limit;
 
-        @Option(names = "--json", description = "one JSON object per group and line: size, hash, wasted, paths")
+        @Option(names = "--json", description = "one JSON object per group and line: size, hash (null in a group by"
+                + " fingerprint), fingerprint (null in a group by hash), wasted, paths")
         boolean json;
 
         @Override
@@ -162,11 +164,13 @@ final class QueryCommands {
                         for (FileEntry f : g.files()) {
                             paths.append(paths.length() == 0 ? "" : ",").append(Json.string(f.path()));
                         }
-                        out.printf("{\"size\":%d,\"hash\":%s,\"wasted\":%d,\"paths\":[%s]}%n", g.size(),
-                                Json.string(g.contentHash()), g.wastedBytes(), paths);
+                        out.printf("{\"size\":%d,\"hash\":%s,\"fingerprint\":%s,\"wasted\":%d,\"paths\":[%s]}%n",
+                                g.size(), Json.string(g.contentHash()), Json.string(g.fingerprint()), g.wastedBytes(),
+                                paths);
                     } else {
-                        out.printf("%d copies of %d bytes (%d wasted), sha256 %s%n", g.files().size(), g.size(),
-                                g.wastedBytes(), g.contentHash());
+                        out.printf("%d copies of %d bytes (%d wasted), %s%n", g.files().size(), g.size(),
+                                g.wastedBytes(), g.sameContent() ? "sha256 " + g.contentHash()
+                                        : "fingerprint " + g.fingerprint() + " (content not compared)");
                         g.files().forEach(f -> out.println("  " + escaped(f.path())));
                     }
                 }

@@ -115,6 +115,28 @@ class FsIndexCliQueryTest {
     }
 
     @Test
+    void dupesGroupsFilesScannedWithFingerprintsOnlyByFingerprint() throws Exception {
+        Path other = Files.createDirectories(tmp.resolve("other")).toRealPath();
+        Files.write(other.resolve("one.bin"), new byte[30_000]);
+        Files.write(other.resolve("two.bin"), new byte[30_000]);
+        assertThat(run("scan", other.toString(), "--hash", "fingerprint", "--db", db)).as(err.toString()).isZero();
+
+        assertThat(run("dupes", "--db", db)).as(err.toString()).isZero();
+        assertThat(lines()).hasSize(6);
+        assertThat(lines().get(0)).startsWith("2 copies of 30000 bytes (30000 wasted), fingerprint ")
+                .endsWith(" (content not compared)");
+        assertThat(lines().subList(1, 3)).containsExactlyInAnyOrder("  " + other.resolve("one.bin"),
+                "  " + other.resolve("two.bin"));
+        assertThat(lines().get(3)).startsWith("2 copies of 20000 bytes (20000 wasted), sha256 ");
+
+        assertThat(run("dupes", "--json", "--under", other.toString(), "--db", db)).isZero();
+        JsonNode g = JSON.readTree(out.toString());
+        assertThat(g.get("hash").isNull()).isTrue();
+        assertThat(g.get("fingerprint").textValue()).hasSize(64);
+        assertThat(g.get("paths").size()).isEqualTo(2);
+    }
+
+    @Test
     void lsAndInfoPrintJsonToo() throws Exception {
         assertThat(run("ls", tree.resolve("small").toString(), "--json", "--db", db)).as(err.toString()).isZero();
         assertThat(jsonLines()).extracting(e -> e.get("kind").textValue() + " " + e.get("size").longValue() + " "

@@ -251,16 +251,29 @@ public final class Queries {
         return out;
     }
 
+    /**
+     * Groups of live regular files by size and content hash, and, among files without a content hash, by size and
+     * fingerprint; most bytes wasted first, then by the hash or fingerprint, a group by hash before one by
+     * fingerprint, then by size (the same order on every engine: the values are lower-case hex).
+     */
     public List<DuplicateGroup> duplicates(Connection c, long under, int limit) throws SQLException {
-        Condition hashedFiles = live().and(r(t.kind).eq(inline("FILE"))).and(r(t.contentHash).isNotNull());
+        Condition files = live().and(r(t.kind).eq(inline("FILE")));
+        // a file with a content hash is grouped by it alone; its fingerprint only stands in where there is no hash
+        Field<String> fingerprintOnly = DSL.when(r(t.contentHash).isNull(), r(t.fingerprint));
+        Field<String> key = DSL.coalesce(r(t.contentHash), r(t.fingerprint));
+        Field<Integer> byFingerprint = DSL.when(r(t.contentHash).isNull(), inline(1)).otherwise(inline(0));
         Field<Integer> copies = DSL.count();
-        Sql groups = Sql.render(ctx, fromSelecting(under != 0, r(t.size), r(t.contentHash), copies)
-                .where(hashedFiles).groupBy(r(t.size), r(t.contentHash)).having(copies.gt(inline(1)))
-                .orderBy(copies.minus(inline(1)).cast(SQLDataType.BIGINT).times(r(t.size)).desc(), r(t.contentHash),
-                        r(t.size))
+        Sql groups = Sql.render(ctx, fromSelecting(under != 0, r(t.size), r(t.contentHash), fingerprintOnly, copies)
+                .where(files).and(r(t.contentHash).isNotNull().or(r(t.fingerprint).isNotNull()))
+                .groupBy(r(t.size), r(t.contentHash), fingerprintOnly).having(copies.gt(inline(1)))
+                .orderBy(copies.minus(inline(1)).cast(SQLDataType.BIGINT).times(r(t.size)).desc(), DSL.max(key),
+                        DSL.max(byFingerprint), r(t.size))
                 .limit(param("limit", Integer.class)));
-        Sql members = Sql.render(ctx, from(under != 0).where(hashedFiles)
-                .and(r(t.contentHash).eq(param("hash", String.class))).and(r(t.size).eq(param("size", Long.class)))
+        Sql byHash = Sql.render(ctx, from(under != 0).where(files)
+                .and(r(t.contentHash).eq(param("value", String.class))).and(r(t.size).eq(param("size", Long.class)))
+                .orderBy(r(t.id)));
+        Sql byPrint = Sql.render(ctx, from(under != 0).where(files).and(r(t.contentHash).isNull())
+                .and(r(t.fingerprint).eq(param("value", String.class))).and(r(t.size).eq(param("size", Long.class)))
                 .orderBy(r(t.id)));
         List<Object[]> found = new ArrayList<>();
         try (Sql.Bound q = groups.prepare(c)) {
@@ -270,27 +283,29 @@ public final class Queries {
             }
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new Object[] {rs.getLong(1), rs.getString(2)});
+                    found.add(new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3)});
                 }
             }
         }
         PathCache paths = new PathCache(c);
         List<DuplicateGroup> out = new ArrayList<>();
-        try (Sql.Bound q = members.prepare(c)) {
+        try (Sql.Bound hashed = byHash.prepare(c); Sql.Bound printed = byPrint.prepare(c)) {
             for (Object[] g : found) {
-                q.set("hash", (String) g[1]).set("size", (Long) g[0]);
+                String hash = (String) g[1];
+                Sql.Bound q = hash != null ? hashed : printed;
+                q.set("value", hash != null ? hash : (String) g[2]).set("size", (Long) g[0]);
                 if (under != 0) {
                     q.set("top", under);
                 }
-                List<FileEntry> files = new ArrayList<>();
+                List<FileEntry> members = new ArrayList<>();
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
-                        files.add(entry(rs, paths));
+                        members.add(entry(rs, paths));
                     }
                 }
                 // A scan may have changed a file between the two reads: a group needs two copies still.
-                if (files.size() > 1) {
-                    out.add(new DuplicateGroup((Long) g[0], (String) g[1], files));
+                if (members.size() > 1) {
+                    out.add(new DuplicateGroup((Long) g[0], hash, hash != null ? null : (String) g[2], members));
                 }
             }
         }
