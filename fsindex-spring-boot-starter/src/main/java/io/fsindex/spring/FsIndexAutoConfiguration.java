@@ -13,8 +13,9 @@ import org.springframework.context.annotation.Bean;
  * Opens an {@link FsIndex} bean from the {@code fsindex.*} properties ({@link FsIndexProperties}) and closes it when
  * the context shuts down. Its database is {@code fsindex.url} when that is set (fsindex then opens and closes a pool
  * of its own), and otherwise the application's {@link DataSource} bean (the primary one if there are several), which
- * fsindex uses as it is and never closes. An application that defines its own {@code FsIndex} bean keeps it: this
- * configuration then backs off.
+ * fsindex uses as it is and never closes. The scan rules of {@code fsindex.scopes} are stored as it opens, and the
+ * trees of {@code fsindex.watch.roots} are watched while the context runs ({@link FsIndexWatches}). An application
+ * that defines its own {@code FsIndex} bean keeps it: this configuration then backs off.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration")
 @EnableConfigurationProperties(FsIndexProperties.class)
@@ -40,6 +41,33 @@ public class FsIndexAutoConfiguration {
             }
             builder.dataSource(dataSource);
         }
-        return builder.build();
+        FsIndex index = builder.build();
+        try {
+            for (FsIndexScopeProperties scope : properties.getScopes()) {
+                if (scope.getRoot() == null) {
+                    throw new FsIndexConfigurationException("fsindex.scopes: every entry needs a root"
+                            + " (fsindex.scopes[N].root=/path), the directory its rules are for");
+                }
+                index.setScope(scope.getRoot(), scope.toScanScope());
+            }
+        } catch (RuntimeException e) {
+            index.close();
+            throw e;
+        }
+        return index;
+    }
+
+    /**
+     * The watches of {@code fsindex.watch.roots}, started once the index is open (each scans its root first) and
+     * closed before it.
+     *
+     * @param index      the index to keep current
+     * @param properties the {@code fsindex.watch.*} settings
+     * @return the running watches, none if no root is configured
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public FsIndexWatches fsIndexWatches(FsIndex index, FsIndexProperties properties) {
+        return FsIndexWatches.start(index, properties.getWatch());
     }
 }

@@ -1,5 +1,7 @@
 package io.fsindex.spring;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -33,6 +35,14 @@ public class FsIndexProperties {
     private String changeFeedCapacity;
     /** How long a running scan may show no sign of life before it is taken for abandoned (default 1m). */
     private String scanLease;
+    /** The most connections fsindex's own pool opens, with fsindex.url (default: 10; SQLite 32). */
+    private String maxPoolSize;
+    /** Whether the engine keeps a trigram index of names for find (true or false; default false). */
+    private String nameSearchIndex;
+    /** Scan rules stored for roots as the context starts (fsindex.scopes[0].root, .excludes, ...). */
+    private List<FsIndexScopeProperties> scopes = new ArrayList<>();
+    /** Trees kept current while the application runs (fsindex.watch.roots, .settle, .rescan-every). */
+    private final FsIndexWatchProperties watch = new FsIndexWatchProperties();
 
     /** The settings that are set, as the {@code fsindex.*} properties {@code FsIndex.Builder.properties} reads. */
     Properties toProperties() {
@@ -46,6 +56,8 @@ public class FsIndexProperties {
         put(p, "orphanRetention", orphanRetention);
         put(p, "changeFeedCapacity", changeFeedCapacity);
         put(p, "scanLease", scanLease);
+        put(p, "maxPoolSize", maxPoolSize);
+        put(p, "nameSearchIndex", nameSearchIndex);
         return p;
     }
 
@@ -143,5 +155,40 @@ public class FsIndexProperties {
     /** @param scanLease a duration such as 1m */
     public void setScanLease(String scanLease) {
         this.scanLease = scanLease;
+    }
+
+    /** @return the pool size, as written */
+    public String getMaxPoolSize() {
+        return maxPoolSize;
+    }
+
+    /** @param maxPoolSize the most connections fsindex's own pool opens */
+    public void setMaxPoolSize(String maxPoolSize) {
+        this.maxPoolSize = maxPoolSize;
+    }
+
+    /** @return whether the name search index is kept, as written */
+    public String getNameSearchIndex() {
+        return nameSearchIndex;
+    }
+
+    /** @param nameSearchIndex true or false */
+    public void setNameSearchIndex(String nameSearchIndex) {
+        this.nameSearchIndex = nameSearchIndex;
+    }
+
+    /** @return the scan rules to store for roots */
+    public List<FsIndexScopeProperties> getScopes() {
+        return scopes;
+    }
+
+    /** @param scopes the scan rules to store for roots */
+    public void setScopes(List<FsIndexScopeProperties> scopes) {
+        this.scopes = scopes;
+    }
+
+    /** @return the trees to watch */
+    public FsIndexWatchProperties getWatch() {
+        return watch;
     }
 }
