@@ -1,10 +1,12 @@
 package io.fsindex.benchmarks;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.sqlite.util.LibraryLoaderUtil;
 
@@ -18,11 +20,17 @@ final class LauncherLikeJvm {
     private LauncherLikeJvm() {
     }
 
+    /** The JVM options to start the program with, and whether they include a class-data archive. */
+    record Prepared(List<String> options, boolean archived) {
+    }
+
     /**
      * Copies the native library into {@code dir}, runs {@code program} (its JVM arguments, class path, main class
-     * and arguments) once to write the archive, and returns the JVM options to start it with from then on.
+     * and arguments) once to write the archive, and returns the JVM options to start it with from then on. A class
+     * path holding directories (a test's) cannot be archived by JDK 17: then there is no archive.
      */
-    static List<String> prepare(Path dir, List<String> program) throws IOException, InterruptedException {
+    static Prepared prepare(Path dir, List<String> program, String classPath)
+            throws IOException, InterruptedException {
         Path lib = Files.createDirectories(dir.resolve("sqlite-native"));
         String name = LibraryLoaderUtil.getNativeLibName();
         try (InputStream in = LibraryLoaderUtil.class.getResourceAsStream(
@@ -32,6 +40,10 @@ final class LauncherLikeJvm {
             }
             Files.copy(in, lib.resolve(name));
         }
+        if (Arrays.stream(classPath.split(File.pathSeparator)).anyMatch(e -> Files.isDirectory(Path.of(e)))) {
+            return new Prepared(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+                    "-Dorg.sqlite.lib.path=" + lib), false);
+        }
         Path archive = dir.resolve("lookup.jsa");
         List<String> options = new ArrayList<>(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-XX:-UsePerfData", "-Dorg.sqlite.lib.path=" + lib, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
@@ -40,12 +52,14 @@ final class LauncherLikeJvm {
         training.addAll(options);
         training.add("-XX:ArchiveClassesAtExit=" + archive);
         training.addAll(program);
-        Process p = new ProcessBuilder(training).redirectErrorStream(true).redirectOutput(
-                ProcessBuilder.Redirect.DISCARD).start();
+        Path log = dir.resolve("training.txt");
+        Process p = new ProcessBuilder(training).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (p.waitFor() != 0 || !Files.isRegularFile(archive)) {
-            throw new IllegalStateException("writing the class-data archive failed: " + training);
+            throw new IllegalStateException("writing the class-data archive failed: " + training + "\n"
+                    + Files.readString(log));
         }
+        Files.delete(log);
         options.add("-XX:SharedArchiveFile=" + archive);
-        return options;
+        return new Prepared(options, true);
     }
 }

@@ -96,11 +96,13 @@ public final class Startup implements Callable<Integer> {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> info = List.of(script.toString(), "info", "--db", url);
             List<String> infoJar = List.of(java, "-jar", jar.toString(), "info", "--db", url);
-            List<String> lookupCommand = List.of(java, "-cp", absoluteClassPath(), StartupLookup.class.getName(), url,
+            String classPath = absoluteClassPath();
+            List<String> lookupCommand = List.of(java, "-cp", classPath, StartupLookup.class.getName(), url,
                     deepest.toString());
             List<String> tunedLookup = new ArrayList<>(List.of(java));
-            tunedLookup.addAll(LauncherLikeJvm.prepare(run,
-                    lookupCommand.subList(1, lookupCommand.size())));
+            LauncherLikeJvm.Prepared launcherLike = LauncherLikeJvm.prepare(run,
+                    lookupCommand.subList(1, lookupCommand.size()), classPath);
+            tunedLookup.addAll(launcherLike.options());
             tunedLookup.addAll(lookupCommand.subList(1, lookupCommand.size()));
             List<Measured> measured = new ArrayList<>(List.of(
                     new Measured("java -version", List.of(java, "-version"), true),
@@ -152,7 +154,9 @@ public final class Startup implements Callable<Integer> {
             row("`fsindex info`, no locale set", seconds[3], javaVersion, cpu[3], javaCpu, "", null);
             row("`java -jar fsindex.jar info`, `LANG=C.UTF-8`", seconds[4], javaVersion, cpu[4], javaCpu, "", null);
             row("`java -jar fsindex.jar info`, no locale set", seconds[5], javaVersion, cpu[5], javaCpu, "", null);
-            row("`build()` + `lookup(path)`, JVM set up as the launcher sets up its own", seconds[6], javaVersion,
+            row("`build()` + `lookup(path)`, JVM set up as the launcher sets up its own"
+                    + (launcherLike.archived() ? "" : " (no archive: the class path holds directories)"), seconds[6],
+                    javaVersion,
                     cpu[6], javaCpu, "≤ " + LOOKUP_TARGET_SECONDS + " s", median(seconds[6]) <= LOOKUP_TARGET_SECONDS);
             if (beforeCliDir != null) {
                 row("`fsindex info`, `LANG=C.UTF-8`, before (" + beforeCliDir + ")", seconds[7], javaVersion, cpu[7],
