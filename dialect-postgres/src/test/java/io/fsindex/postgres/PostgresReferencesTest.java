@@ -133,7 +133,7 @@ class PostgresReferencesTest {
         assertThat(foreignKeysOfFiles(o)).isEqualTo(3);
 
         try (FsIndex index = db.builder(old).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(5);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(6);
         }
         assertThat(one.queryLong("SELECT count(*) FROM " + o.filesName())).isEqualTo(2);
         assertThat(foreignKeysOfFiles(o)).as("only content_hash stays a foreign key").isEqualTo(1);
@@ -189,10 +189,10 @@ class PostgresReferencesTest {
     void tablesDroppedByHandAreCreatedAgainOverTheLeftoverFunctions() throws Exception {
         one.execute("DROP TABLE " + t.filesName() + ", " + t.scansName() + ", " + t.schemaName() + ", "
                 + t.contentsName() + ", " + t.changesName() + ", " + t.changeDirsName() + ", " + t.feedName() + ", "
-                + t.scopesName());
+                + t.scopesName() + ", " + prefix + "scan_ids");
 
         try (FsIndex index = db.builder(prefix).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(5);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(6);
         }
         long again = one.newScan();
         assertForeignKeyViolation(() -> insert(one, 987_654_321L, "orphan", "FILE", again));

@@ -121,7 +121,8 @@ class SqliteLoggingTest {
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 2 to 3",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 3 to 4",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 4 to 5",
-                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 5"
+                            "migrating fsindex's tables fsindex_* in the SQLite database from version 5 to 6",
+                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 6"
                                     + " (were at 1)");
         }
         try (Capture log = CapturingLogProvider.capture()) {

@@ -95,7 +95,8 @@ public final class FsIndex implements IndexReader {
         this.contentStatements = new Lazy<>(() -> new ContentStatements(dialect, jooqTables.get()));
         this.walker = b.walker;
         this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
-        this.lifecycle = new ScanLifecycle(db, dialect, tables, jooqTables, b.scanLease);
+        this.lifecycle = new ScanLifecycle(db, dialect, tables, jooqTables, b.scanLease,
+                b.scanIdAllocation == ScanIdAllocation.ORDERED);
         this.reads = new IndexReads(db, statements, tables, jooqTables, lifecycle);
         this.scopes = new ScopeStore(db, tables);
         this.ownedDataSource = owned;
@@ -112,7 +113,8 @@ public final class FsIndex implements IndexReader {
      * {@code fsindex.user}, {@code fsindex.password}, {@code fsindex.tablePrefix}, {@code fsindex.schemaMode}
      * ({@code migrate} or {@code validate}), {@code fsindex.retryTimeout}, {@code fsindex.orphanRetention} (durations
      * such as {@code 90s}, {@code 5m}, {@code 1h30m}, {@code 7d} or ISO-8601 {@code PT1H}; see {@link Durations}),
-     * {@code fsindex.changeFeedCapacity}, {@code fsindex.scanLease} and {@code fsindex.maxPoolSize}.
+     * {@code fsindex.changeFeedCapacity}, {@code fsindex.scanLease}, {@code fsindex.maxPoolSize} and
+     * {@code fsindex.scanIdAllocation} ({@code ordered} or {@code native}).
      * {@code fsindex.retryTimeoutSeconds}, the older spelling of {@code fsindex.retryTimeout}, still takes a number
      * of seconds. Keys outside {@code fsindex.*} are ignored; an unknown {@code fsindex.*} key is an error, so a typo
      * cannot go unnoticed.

@@ -33,6 +33,7 @@ abstract class IndexSettings<B extends IndexSettings<B>> {
     Duration orphanRetention = FeedSettings.DEFAULTS.orphanRetention();
     long changeFeedCapacity = FeedSettings.DEFAULTS.feedCapacity();
     Duration scanLease = Duration.ofMinutes(1);
+    ScanIdAllocation scanIdAllocation = ScanIdAllocation.ORDERED;
     int maxPoolSize;
     boolean nameSearchIndex;
     Object metricRegistry;
@@ -173,6 +174,16 @@ abstract class IndexSettings<B extends IndexSettings<B>> {
             throw new FsIndexConfigurationException(e.getMessage(), e);
         }
         this.tablePrefix = tablePrefix;
+        return self();
+    }
+
+    /**
+     * Where new scans' ids come from (default {@link ScanIdAllocation#ORDERED}, a counter row that keeps them in start
+     * order on any engine); {@link ScanIdAllocation#NATIVE} uses the engine's own allocator. Every process writing one
+     * index must use the same.
+     */
+    public B scanIdAllocation(ScanIdAllocation allocation) {
+        this.scanIdAllocation = required(allocation, "scanIdAllocation");
         return self();
     }
 

@@ -246,7 +246,7 @@ public abstract class ScopeConformanceTest extends IndexTest {
         raw.update("INSERT INTO ${prefix}scans (root, state, started_at, heartbeat_at) VALUES ('/old', 'COMPLETED',"
                 + " 1, 1)");
         FsIndex index = track(db.builder(prefix).build());
-        assertThat(index.info(1).schemaVersion()).isEqualTo(5);
+        assertThat(index.info(1).schemaVersion()).isEqualTo(6);
         assertThat(raw.queryLong("SELECT COUNT(*) FROM ${prefix}scans")).isEqualTo(1);
         Path root = tree("a.log", "b.txt");
         index.setScope(root, ScanScope.defaults().withExcludes("*.log"));

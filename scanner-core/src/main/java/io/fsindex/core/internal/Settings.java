@@ -1,5 +1,6 @@
 package io.fsindex.core.internal;
 
+import io.fsindex.core.ScanIdAllocation;
 import io.fsindex.core.SchemaMode;
 import io.fsindex.core.FsIndex;
 import io.fsindex.api.FsIndexConfigurationException;
@@ -34,7 +35,8 @@ public final class Settings {
         CHANGE_FEED_CAPACITY("changeFeedCapacity", (b, v) -> b.changeFeedCapacity(count(v))),
         SCAN_LEASE("scanLease", (b, v) -> b.scanLease(Durations.parse(v))),
         MAX_POOL_SIZE("maxPoolSize", (b, v) -> b.maxPoolSize(poolSize(v))),
-        NAME_SEARCH_INDEX("nameSearchIndex", (b, v) -> b.nameSearchIndex(bool(v)));
+        NAME_SEARCH_INDEX("nameSearchIndex", (b, v) -> b.nameSearchIndex(bool(v))),
+        SCAN_ID_ALLOCATION("scanIdAllocation", (b, v) -> b.scanIdAllocation(scanIdAllocation(v)));
 
         final String property;
         final String variable;
@@ -124,6 +126,17 @@ public final class Settings {
         }
         throw new FsIndexConfigurationException("'" + value + "' is not a schema mode; expected migrate (create and"
                 + " upgrade the tables) or validate (only check them)");
+    }
+
+    private static ScanIdAllocation scanIdAllocation(String value) {
+        String v = value.strip();
+        for (ScanIdAllocation allocation : ScanIdAllocation.values()) {
+            if (allocation.name().equalsIgnoreCase(v)) {
+                return allocation;
+            }
+        }
+        throw new FsIndexConfigurationException("'" + value + "' is not a scan id allocation; expected ordered (a"
+                + " counter row keeps ids in start order on any engine) or native (the engine's own allocator)");
     }
 
     private static Duration seconds(String value) {

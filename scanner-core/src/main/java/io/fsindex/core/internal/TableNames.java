@@ -52,6 +52,11 @@ public final class TableNames {
         return prefix + "feed";
     }
 
+    /** The one-row counter ordered scan ids are taken from (schema version 6). */
+    public String scanIdsName() {
+        return prefix + "scan_ids";
+    }
+
     /** The schema-version table's name. */
     public String schemaName() {
         return prefix + "schema";

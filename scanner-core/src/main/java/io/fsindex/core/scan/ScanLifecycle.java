@@ -47,23 +47,27 @@ public final class ScanLifecycle {
     private final Duration lease;
     /** Rendered when a scan first starts: reading the scans ({@link #recent}) needs none of them. */
     private final Lazy<Writes> writes;
+    /** Where new ids come from: the counter row, or (null) the engine's allocator. */
+    private final OrderedScanIds orderedIds;
     private final Set<Long> beating = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService beats;
 
     /**
      * @param names  the table names
      * @param tables the same tables as jOOQ objects, asked for when a scan first writes its row
+     * @param orderedIds whether new ids come from the counter row ({@link OrderedScanIds}) rather than the engine
      */
     public ScanLifecycle(Database db, Dialect dialect, TableNames names, java.util.function.Supplier<FsTables> tables,
-                         Duration lease) {
+                         Duration lease, boolean orderedIds) {
         this.db = db;
         this.t = names;
         this.lease = lease;
+        this.orderedIds = orderedIds ? new OrderedScanIds(names) : null;
         this.writes = new Lazy<>(() -> new Writes(dialect, tables.get()));
     }
 
     /** The statements that write a scan's row. */
-    private record Writes(Sql insertScan, Sql abandonStale, Sql heartbeat, Sql finishScan) {
+    private record Writes(Sql insertScan, Sql insertScanWithId, Sql abandonStale, Sql heartbeat, Sql finishScan) {
         Writes(Dialect dialect, FsTables t) {
             this(Statements.context(dialect), t);
         }
@@ -73,6 +77,10 @@ public final class ScanLifecycle {
                                     t.scanHeartbeatAt)
                             .values(param("root", String.class), inline("RUNNING"), param("now", Long.class),
                                     param("now", Long.class))),
+                    Sql.render(ctx, ctx.insertInto(t.scans, t.scanRowId, t.scanRoot, t.scanState, t.scanStartedAt,
+                                    t.scanHeartbeatAt)
+                            .values(param("id", Long.class), param("root", String.class), inline("RUNNING"),
+                                    param("now", Long.class), param("now", Long.class))),
                     Sql.render(ctx, ctx.update(t.scans)
                             .set(t.scanState, inline(ABANDONED))
                             .set(t.scanFinishedAt, coalesce(t.scanHeartbeatAt, t.scanStartedAt))
@@ -121,6 +129,13 @@ public final class ScanLifecycle {
                         + " connection to the database is gone; finished_at is when it last showed life); recorded"
                         + " at " + Instant.ofEpochMilli(now) + " by the start of a later scan")
                         .statement.executeUpdate();
+            }
+            if (orderedIds != null) {
+                long next = orderedIds.next(c);      // taken last: the counter stays locked only until the commit
+                try (Sql.Bound q = writes.get().insertScanWithId().prepare(c)) {
+                    q.set("id", next).set("root", root).set("now", now).statement.executeUpdate();
+                }
+                return next;
             }
             try (Sql.Bound q = writes.get().insertScan().prepareReturningId(c)) {
                 q.set("root", root).set("now", now).statement.executeUpdate();

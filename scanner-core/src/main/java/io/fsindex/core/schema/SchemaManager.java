@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class SchemaManager {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaManager.class);
     /** The schema version this build of fsindex writes and reads. */
-    public static final int CURRENT_VERSION = 5;
+    public static final int CURRENT_VERSION = 6;
 
     private final Database db;
     private final TableNames t;
@@ -60,6 +60,9 @@ public final class SchemaManager {
         }
         if (version >= 5) {
             m.put(t.scopesName(), List.of("path_hash", "path", "rules", "device", "updated_at"));
+        }
+        if (version >= 6) {
+            m.put(t.scanIdsName(), List.of("id", "last_id"));
         }
         return m;
     }
