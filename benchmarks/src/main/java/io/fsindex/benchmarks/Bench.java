@@ -550,7 +550,8 @@ public final class Bench implements Callable<Integer> {
     private static void dropTables(PostgresServer server, String prefix) throws SQLException {
         try (Connection c = server.connect(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema, "
-                    + prefix + "contents, " + prefix + "changes, " + prefix + "change_dirs, " + prefix + "feed CASCADE");
+                    + prefix + "contents, " + prefix + "changes, " + prefix + "change_dirs, " + prefix + "feed, "
+                    + prefix + "scopes, " + prefix + "scan_ids CASCADE");
         }
     }
 
@@ -629,7 +630,8 @@ public final class Bench implements Callable<Integer> {
         try (Connection c = server.connect(server.url()); Statement s = c.createStatement()) {
             // files first: it references scans and contents
             s.execute("DROP TABLE IF EXISTS " + prefix + "files, " + prefix + "scans, " + prefix + "schema, "
-                    + prefix + "contents, " + prefix + "changes, " + prefix + "change_dirs, " + prefix + "feed");
+                    + prefix + "contents, " + prefix + "changes, " + prefix + "change_dirs, " + prefix + "feed, "
+                    + prefix + "scopes, " + prefix + "scan_ids");
         }
     }
 
