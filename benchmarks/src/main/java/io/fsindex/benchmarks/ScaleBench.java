@@ -114,6 +114,7 @@ public final class ScaleBench implements Callable<Integer> {
                     + " | other lock wait (session-s) | running in server (session-s) | open, in the scanner"
                     + " (session-s) | retries | scanners' CPU (s) | machine CPU busy | samples |");
             out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+            List<String> notes = new ArrayList<>();
             for (Engine engine : engines) {
                 try (Server server = Server.start(engine, run)) {
                     double single = Double.NaN;
@@ -132,9 +133,16 @@ public final class ScaleBench implements Callable<Integer> {
                                 r.waits.feedHead(), r.waits.otherLocks(), r.waits.running(), r.waits.inClient(),
                                 r.retries, r.cpu, 100 * r.machineBusy, r.waits.samples());
                         out.flush();
+                        if (r.waits.otherLocks() > 0) {
+                            notes.add(String.format(Locale.ROOT, "- %s, %d processes, longest other lock waits: %s",
+                                    server.label, k, r.waits.longestOtherWaits(3)));
+                        }
                     }
                 }
             }
+            out.println();
+            notes.forEach(out::println);
+            out.flush();
             return 0;
         } finally {
             deleteTree(run);
@@ -276,6 +284,10 @@ public final class ScaleBench implements Callable<Integer> {
             InnoDbServer.Engine kind = engine == Engine.mysql ? InnoDbServer.Engine.MYSQL
                     : InnoDbServer.Engine.MARIADB;
             MySqlServer my = MySqlServer.start(kind, run.resolve(kind.scheme));
+            try (Connection c = my.connect(my.url()); java.sql.Statement s = c.createStatement()) {
+                // sixteen JVMs connecting at once on a busy machine take longer than the 10 s handshake default
+                s.execute("SET GLOBAL connect_timeout = 120");
+            }
             return new Server(kind.label.split(" ")[0], false, my.loadDataUrl(), my.user(), null, my);
         }
 

@@ -4,7 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Samples what the database server's sessions are doing while the scale scenario runs, from a connection of its own:
@@ -14,8 +17,19 @@ import java.util.Locale;
  * server, and open in a transaction while the scanner works on its side ("in the client").
  */
 final class ServerWaits implements AutoCloseable {
-    /** Session-seconds in each state. */
-    record Totals(double feedHead, double otherLocks, double running, double inClient, int samples) {
+    /**
+     * Session-seconds in each state, and the statements that waited longest for other locks (their first words,
+     * with the seconds each waited).
+     */
+    record Totals(double feedHead, double otherLocks, double running, double inClient, int samples,
+                  Map<String, Double> otherLockStatements) {
+        /** The {@code n} statements that waited longest for other locks, as "seconds: statement" text. */
+        String longestOtherWaits(int n) {
+            return otherLockStatements.entrySet().stream()
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(n)
+                    .map(e -> String.format(Locale.ROOT, "%.1f s `%s`", e.getValue(), e.getKey()))
+                    .collect(Collectors.joining(", "));
+        }
     }
 
     private final Connection c;
@@ -28,6 +42,7 @@ final class ServerWaits implements AutoCloseable {
     private double running;
     private double inClient;
     private int samples;
+    private final Map<String, Double> otherLockStatements = new HashMap<>();
     private SQLException failure;
 
     /** Starts sampling every {@code intervalMillis} on {@code c} (closed with this) for the tables of {@code prefix}. */
@@ -79,6 +94,7 @@ final class ServerWaits implements AutoCloseable {
                     feedHead += dt;
                 } else {
                     otherLocks += dt;
+                    otherLockStatements.merge(shortly(query), dt, Double::sum);
                 }
             } else if ("active".equals(state)) {
                 running += dt;
@@ -93,6 +109,7 @@ final class ServerWaits implements AutoCloseable {
                     feedHead += dt;
                 } else {
                     otherLocks += dt;
+                    otherLockStatements.merge(shortly(String.valueOf(query)), dt, Double::sum);
                 }
             } else if (query != null) {
                 running += dt;
@@ -100,6 +117,12 @@ final class ServerWaits implements AutoCloseable {
                 inClient += dt;
             }
         }
+    }
+
+    /** A statement's first words, enough to tell which of fsindex's statements it is. */
+    private static String shortly(String query) {
+        String oneLine = query.replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= 70 ? oneLine : oneLine.substring(0, 70) + "…";
     }
 
     /** Stops sampling and returns the totals. */
@@ -110,7 +133,7 @@ final class ServerWaits implements AutoCloseable {
             throw failure;
         }
         synchronized (this) {
-            return new Totals(feedHead, otherLocks, running, inClient, samples);
+            return new Totals(feedHead, otherLocks, running, inClient, samples, Map.copyOf(otherLockStatements));
         }
     }
 
