@@ -33,11 +33,12 @@ class SettingsTest {
         assertThat(Settings.propertyNames()).containsExactly("fsindex.url", "fsindex.user", "fsindex.password",
                 "fsindex.tablePrefix", "fsindex.schemaMode", "fsindex.retryTimeout", "fsindex.retryTimeoutSeconds",
                 "fsindex.orphanRetention", "fsindex.changeFeedCapacity", "fsindex.scanLease", "fsindex.maxPoolSize",
-                "fsindex.nameSearchIndex");
+                "fsindex.nameSearchIndex", "fsindex.scanIdAllocation");
         assertThat(Settings.variableNames()).containsExactly("FSINDEX_URL", "FSINDEX_USER", "FSINDEX_PASSWORD",
                 "FSINDEX_TABLE_PREFIX", "FSINDEX_SCHEMA_MODE", "FSINDEX_RETRY_TIMEOUT",
                 "FSINDEX_RETRY_TIMEOUT_SECONDS", "FSINDEX_ORPHAN_RETENTION", "FSINDEX_CHANGE_FEED_CAPACITY",
-                "FSINDEX_SCAN_LEASE", "FSINDEX_MAX_POOL_SIZE", "FSINDEX_NAME_SEARCH_INDEX");
+                "FSINDEX_SCAN_LEASE", "FSINDEX_MAX_POOL_SIZE", "FSINDEX_NAME_SEARCH_INDEX",
+                "FSINDEX_SCAN_ID_ALLOCATION");
     }
 
     @Test
@@ -47,11 +48,11 @@ class SettingsTest {
                 "fsindex.schemaMode", " Validate ", "fsindex.retryTimeout", "PT2M",
                 "fsindex.orphanRetention", "1h30m", "fsindex.changeFeedCapacity", "1_000_000",
                 "fsindex.scanLease", "2m", "fsindex.maxPoolSize", " 4 ", "fsindex.nameSearchIndex", " On ",
-                "other.key", "ignored")))
+                "fsindex.scanIdAllocation", " Native ", "other.key", "ignored")))
                 .doesNotThrowAnyException();
         assertThatCode(() -> FsIndex.builder().environment(Map.of("FSINDEX_SCHEMA_MODE", "migrate",
                 "FSINDEX_RETRY_TIMEOUT", "90s", "FSINDEX_ORPHAN_RETENTION", "0", "FSINDEX_CHANGE_FEED_CAPACITY", "10",
-                "FSINDEX_MAX_POOL_SIZE", "64", "FSINDEX_NAME_SEARCH_INDEX", "false",
+                "FSINDEX_MAX_POOL_SIZE", "64", "FSINDEX_NAME_SEARCH_INDEX", "false", "FSINDEX_SCAN_ID_ALLOCATION", "ordered",
                 "FSINDEX_SOMETHING_ELSE", "left for tools built on fsindex", "FSINDEX_USER", "")))
                 .doesNotThrowAnyException();
     }
@@ -80,6 +81,8 @@ class SettingsTest {
                     + " connections, at least 1",
             "fsindex.maxPoolSize|0|fsindex.maxPoolSize: maxPoolSize must be at least 1; got 0",
             "fsindex.nameSearchIndex|yes|fsindex.nameSearchIndex: 'yes' is not on or off; expected true or false",
+            "fsindex.scanIdAllocation|random|fsindex.scanIdAllocation: 'random' is not a scan id allocation; expected"
+                    + " ordered",
             "fsindex.tablePrefix|my-app_|fsindex.tablePrefix: table prefix must be letters, digits and underscores"})
     void aBadPropertyIsNamedWithWhatItAccepts(String key, String value, String message) {
         assertThatThrownBy(() -> FsIndex.builder().properties(props(key, value)))
