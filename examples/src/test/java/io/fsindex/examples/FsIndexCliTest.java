@@ -40,7 +40,7 @@ class FsIndexCliTest {
         assertThat(out.toString()).contains("FILE").contains("a.txt").contains("DIRECTORY").contains("sub");
 
         assertThat(run("info", "--db", db)).isZero();
-        assertThat(out.toString()).contains("schema version: 5").contains("COMPLETED").contains("SQLite");
+        assertThat(out.toString()).contains("schema version: 6").contains("COMPLETED").contains("SQLite");
     }
 
     @Test
