@@ -39,6 +39,8 @@ public class FsIndexProperties {
     private String maxPoolSize;
     /** Whether the engine keeps a trigram index of names for find (true or false; default false). */
     private String nameSearchIndex;
+    /** Where new scans' ids come from: ordered (a counter row, the default) or native (the engine's allocator). */
+    private String scanIdAllocation;
     /** Scan rules stored for roots as the context starts (fsindex.scopes[0].root, .excludes, ...). */
     private List<FsIndexScopeProperties> scopes = new ArrayList<>();
     /** Trees kept current while the application runs (fsindex.watch.roots, .settle, .rescan-every). */
@@ -58,6 +60,7 @@ public class FsIndexProperties {
         put(p, "scanLease", scanLease);
         put(p, "maxPoolSize", maxPoolSize);
         put(p, "nameSearchIndex", nameSearchIndex);
+        put(p, "scanIdAllocation", scanIdAllocation);
         return p;
     }
 
@@ -175,6 +178,16 @@ public class FsIndexProperties {
     /** @param nameSearchIndex true or false */
     public void setNameSearchIndex(String nameSearchIndex) {
         this.nameSearchIndex = nameSearchIndex;
+    }
+
+    /** @return where new scans' ids come from, as written */
+    public String getScanIdAllocation() {
+        return scanIdAllocation;
+    }
+
+    /** @param scanIdAllocation ordered or native */
+    public void setScanIdAllocation(String scanIdAllocation) {
+        this.scanIdAllocation = scanIdAllocation;
     }
 
     /** @return the scan rules to store for roots */

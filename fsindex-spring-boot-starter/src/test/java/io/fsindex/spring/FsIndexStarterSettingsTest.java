@@ -47,6 +47,16 @@ class FsIndexStarterSettingsTest {
     }
 
     @Test
+    void scanIdAllocationComesFromProperties() {
+        runner.withPropertyValues("fsindex.url=" + sqlite(), "fsindex.scan-id-allocation=native")
+                .run(context -> assertThat(context).hasNotFailed());
+        runner.withPropertyValues("fsindex.url=" + sqlite(), "fsindex.scan-id-allocation=sideways")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasRootCauseInstanceOf(FsIndexConfigurationException.class)
+                        .hasStackTraceContaining("fsindex.scanIdAllocation"));
+    }
+
+    @Test
     void scopesAreStoredForTheirRootsAndScansApplyThem() throws Exception {
         Path tree = Files.createDirectories(dir.resolve("tree/build/deep/deeper"));
         tree = tree.getParent().getParent().getParent().toRealPath();
