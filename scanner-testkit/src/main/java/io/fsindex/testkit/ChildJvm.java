@@ -35,11 +35,21 @@ public final class ChildJvm {
 
     /** Starts a child that will scan {@code root} {@code times} times once released (0: only open the index). */
     public void start(String name, Path root, int times) throws IOException {
+        start(name, root, times, List.of());
+    }
+
+    /**
+     * Starts a child that will scan {@code root} {@code times} times once released, each scan given {@code excludes}
+     * as its rules (none given if empty), so that the first stores them where none are stored.
+     */
+    public void start(String name, Path root, int times, List<String> excludes) throws IOException {
         Path log = barrier.getParent().resolve(name + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", ScanChildProcess.class.getName(),
-                properties.toString(), barrier.toString(), name, root.toString(), Integer.toString(times))
+                properties.toString(), barrier.toString(), name, root.toString(), Integer.toString(times)));
+        command.addAll(excludes);
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         names.add(name);
@@ -82,6 +92,22 @@ public final class ChildJvm {
                     .as("exit code of child %s; its output:%n%s", names.get(i), Files.readString(logs.get(i)))
                     .isZero();
         }
+    }
+
+    /** Waits for the child {@code name} to exit and returns its exit code (see {@link ScanChildProcess}). */
+    public int awaitExit(String name) throws IOException, InterruptedException {
+        int i = names.indexOf(name);
+        Process p = processes.get(i);
+        if (!p.waitFor(EXIT_WAIT_MINUTES, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("child " + name + " did not finish:\n" + output(name));
+        }
+        return p.exitValue();
+    }
+
+    /** Everything the child {@code name} printed so far. */
+    public String output(String name) throws IOException {
+        return Files.readString(logs.get(names.indexOf(name)));
     }
 
     /**

@@ -49,6 +49,32 @@ public final class GitIgnoreOracle {
         return kept;
     }
 
+    /**
+     * The paths among {@code paths} (relative, {@code /}-separated; they need not exist any more) that git leaves
+     * out: git ignores the path or a directory above it. For paths gone from disk git cannot tell a directory from a
+     * file, so this is exact only for patterns without a trailing {@code /}.
+     */
+    public static Set<String> excluded(Path tree, Set<String> paths, List<String> patterns, boolean ignoreCase,
+                                       Path gitDir) {
+        Set<String> asked = new TreeSet<>();
+        for (String path : paths) {
+            for (String p = path; p != null; p = parent(p)) {
+                asked.add(p);
+            }
+        }
+        Set<String> ignored = ignored(tree, asked, patterns, ignoreCase, gitDir);
+        Set<String> out = new TreeSet<>();
+        for (String path : paths) {
+            for (String p = path; p != null; p = parent(p)) {
+                if (ignored.contains(p)) {
+                    out.add(path);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     /** The paths among {@code paths} that git's last matching pattern ignores (not counting their parents). */
     public static Set<String> ignored(Path tree, Set<String> paths, List<String> patterns, boolean ignoreCase,
                                       Path gitDir) {
