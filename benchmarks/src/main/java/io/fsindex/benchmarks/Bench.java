@@ -191,7 +191,9 @@ public final class Bench implements Callable<Integer> {
                 sqlite(main, tree);
             }
             if (selected.contains(Engine.sqlite) && scenarios.contains(Scenario.scope)) {
-                scope(tree, n);
+                Path db = run.resolve("sqlite-scope.db");
+                scope(tree, n, "SQLite", () -> FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db).build(),
+                        () -> Baselines.deleteSqlite(db));
             }
             if (selected.contains(Engine.postgres)) {
                 postgres(main, tree);
@@ -327,23 +329,24 @@ public final class Bench implements Callable<Integer> {
     }
 
     /**
-     * The scope scenario on SQLite ({@link ScopeBench}): cold scans with no rules, with twenty patterns that exclude
-     * nothing, and with patterns that exclude about half the tree, in turn in each run, each into an empty index.
+     * The scope scenario on one engine ({@link ScopeBench}): cold scans with no rules, with twenty patterns that
+     * exclude nothing, and with patterns that exclude about half the tree, in turn in each run, each into an empty
+     * index ({@code reset} empties it).
      */
-    private void scope(Path tree, long n) throws Exception {
+    private void scope(Path tree, long n, String engine, Supplier<FsIndex> open, HugeRoot.Step reset)
+            throws Exception {
         Map.Entry<List<String>, Long> half = ScopeBench.half(tree);
         Series none = new Series();
         Series twenty = new Series();
         Series halved = new Series();
-        Path db = run.resolve("sqlite-scope.db");
         io.fsindex.api.ScanScope nothing = io.fsindex.api.ScanScope.defaults().withExcludes(ScopeBench.NOTHING);
         io.fsindex.api.ScanScope halfOut = io.fsindex.api.ScanScope.defaults().withExcludes(half.getKey());
         for (int r = 0; r < runs; r++) {
             long all = 0;
             for (int kind = 0; kind < 3; kind++) {
-                Baselines.deleteSqlite(db);
-                try (FsIndex index = FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db).build()) {
-                    String what = "SQLite run " + (r + 1) + "/" + runs + ": cold scan, "
+                reset.run();
+                try (FsIndex index = open.get()) {
+                    String what = engine + " run " + (r + 1) + "/" + runs + ": cold scan, "
                             + (kind == 0 ? "no rules" : kind == 1 ? "20 patterns excluding nothing"
                             : half.getKey().size() + " patterns excluding " + half.getValue() + " entries");
                     log(what);
@@ -362,9 +365,8 @@ public final class Bench implements Callable<Integer> {
                     }
                 }
             }
-            Baselines.deleteSqlite(db);
+            reset.run();
         }
-        String engine = "SQLite";
         report.add(row("scope: cold scan, no rules", engine, n, none, Double.NaN, "", "", null));
         report.add(row("scope: 20 patterns excluding nothing", engine, n, twenty, none.median(), "no rules", "≤ 1.05",
                 1.05));
@@ -482,7 +484,9 @@ public final class Bench implements Callable<Integer> {
             Series concurrent = new Series();
             Supplier<FsIndex> open = () -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
                     .password(server.password()).tablePrefix("bench_").build();
-            for (int r = 0; r < runs && needsMainTree(); r++) {
+            boolean mainScans = !Collections.disjoint(scenarios, EnumSet.of(Scenario.cold, Scenario.rescan,
+                    Scenario.concurrent));
+            for (int r = 0; r < runs && mainScans; r++) {
                 log("PostgreSQL run " + (r + 1) + "/" + runs + ": baseline COPY");
                 try (Connection c = server.connect()) {
                     Baselines.Load load = Baselines.findIntoPostgresCopy(tree, c);
@@ -505,6 +509,9 @@ public final class Bench implements Callable<Integer> {
                     concurrentQuarters(open, engine, generator.topLevelDirectories(tree), concurrent);
                     dropTables(server, "bench_");
                 }
+            }
+            if (scenarios.contains(Scenario.scope)) {
+                scope(tree, n, engine, open, () -> dropTables(server, "bench_"));
             }
             hugeRoot(engine, "find into COPY FROM STDIN", "≤ 4", 4, dir -> {
                 try (Connection c = server.connect()) {

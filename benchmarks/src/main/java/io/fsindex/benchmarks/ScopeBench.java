@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The scope scenario: cold scans of the same tree into an empty SQLite index with no rules, with twenty common
+ * The scope scenario: cold scans of the same tree into an empty index with no rules, with twenty common
  * patterns that exclude nothing, and with patterns that exclude about half the tree's entries, run in turn.
  */
 final class ScopeBench {
