@@ -13,4 +13,12 @@ public class MountChangedException extends ScanFailedException {
     public MountChangedException(String message) {
         super(message, null);
     }
+
+    /**
+     * @param message which directory moved from which device to which
+     * @param cause   the same refusal where it was first thrown (on a scan's own thread)
+     */
+    public MountChangedException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

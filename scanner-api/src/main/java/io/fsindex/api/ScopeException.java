@@ -12,4 +12,12 @@ public class ScopeException extends FsIndexException {
     public ScopeException(String message) {
         super(message);
     }
+
+    /**
+     * @param message what conflicts and what to do
+     * @param cause   the same refusal where it was first thrown (on a scan's own thread)
+     */
+    public ScopeException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -214,7 +214,10 @@ public final class FsIndex implements IndexReader {
 
     /**
      * Starts scanning {@code root} in the background. The scan's id is allocated before this returns, so a scan
-     * started after this call is newer.
+     * started after this call is newer. The root's rules and devices are checked on the scan's own thread, before it
+     * reads anything else: a scan they refuse ends {@code FAILED} having changed no row, and the session's
+     * {@link ScanSession#await() await} throws the {@link ScopeException} or {@link MountChangedException} that
+     * {@link #scan(Path, ScanOptions)} documents.
      */
     public ScanSession startScan(Path root, ScanOptions options) {
         Objects.requireNonNull(root, "root");

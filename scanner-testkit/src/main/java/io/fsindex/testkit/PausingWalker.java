@@ -54,8 +54,6 @@ public final class PausingWalker extends ForwardingWalker {
     public static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
 
     private final List<Pause> pauses = new CopyOnWriteArrayList<>();
-    /** The thread that made this walker: the test's, which starts the scans. */
-    private final Thread owner = Thread.currentThread();
 
     /** A walker over the real filesystem ({@link NioWalker}) with no pause armed. */
     public PausingWalker() {
@@ -114,11 +112,7 @@ public final class PausingWalker extends ForwardingWalker {
 
     @Override
     public FileStat stat(Path path) throws IOException {
-        // The thread that made this walker starts the scans and stats the root as it does (scoped scans check the
-        // root's rules and device before the scan row is written); only the scan's own threads pause.
-        if (Thread.currentThread() != owner) {
-            hold(null, false);
-        }
+        hold(null, false);
         return super.stat(path);
     }
 

@@ -208,8 +208,6 @@ public abstract class ScanPropertyConformanceTest {
         /** The last listing of each directory this walker read. */
         final Map<Path, List<WalkedEntry>> listings = new ConcurrentHashMap<>();
         private volatile boolean freeRunning;
-        /** The thread that runs the schedule and starts the scans; the walker never stops it. */
-        private final Thread scheduler = Thread.currentThread();
 
         SteppingWalker(Scan scan, Path treeRoot, BlockingQueue<Event> events) {
             this.scan = scan;
@@ -219,9 +217,7 @@ public abstract class ScanPropertyConformanceTest {
 
         @Override
         public FileStat stat(Path path) throws IOException {
-            // The scheduler's own thread stats the root as it starts the scan (its scope and device are checked
-            // before the scan row is written); the scan's first stop is its first access on the scan's threads.
-            if (Thread.currentThread() != scheduler && started.compareAndSet(false, true)) {
+            if (started.compareAndSet(false, true)) {
                 stop("start");
             }
             return super.stat(path);

@@ -1,9 +1,11 @@
 package io.fsindex.core.scan;
 
+import io.fsindex.api.MountChangedException;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
+import io.fsindex.api.ScopeException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -75,6 +77,13 @@ public final class DefaultScanSession implements ScanSession {
             CancellationException copy = new CancellationException(c.getMessage());
             copy.initCause(c);
             return copy;
+        }
+        // The scan's own exception, copied so that its stack shows the caller too; refusals keep their type.
+        if (cause instanceof ScopeException s) {
+            return new ScopeException(s.getMessage(), s);
+        }
+        if (cause instanceof MountChangedException m) {
+            return new MountChangedException(m.getMessage(), m);
         }
         if (cause instanceof ScanFailedException f) {
             return new ScanFailedException(f.getMessage(), f);

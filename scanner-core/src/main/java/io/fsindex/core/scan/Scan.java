@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Scan {
     private final long scanId;
     private final Path requested;
-    private final Walker walker;
+    /** Set on the scan's own thread before it reads anything ({@link #walkWith}). */
+    private Walker walker;
     private final ScanOptions options;
     private final ScanListener listener;
     private final AtomicReference<ScanProgress> progress = new AtomicReference<>(
@@ -44,13 +45,20 @@ public final class Scan {
     private Ancestors rootAndTrunk;
 
     /** A scan that lists and applies a huge directory in parts of {@code partEntries} entries. */
-    public Scan(long scanId, Path requested, Walker walker, ScanOptions options, int partEntries) {
+    public Scan(long scanId, Path requested, ScanOptions options, int partEntries) {
         this.partEntries = Math.max(1, partEntries);
         this.scanId = scanId;
         this.requested = requested;
-        this.walker = walker;
         this.options = options;
         this.listener = options.listener();
+    }
+
+    /**
+     * Gives the scan the walker it reads the tree with (the one that applies the root's rules); call on the scan's
+     * own thread before {@link #hashContent} and {@link #run}.
+     */
+    public void walkWith(Walker walker) {
+        this.walker = walker;
     }
 
     /** Hashes content as the options ask, storing it through {@code store}; call before {@link #run}. */

@@ -94,9 +94,9 @@ public final class ScanLauncher {
         Connection c = null;
         try {
             c = db.connectLive();           // a scan holds its connection throughout: not one a server dropped
-            Walker scoped = scopes.prepare(c, root, options, options.walker() != null ? options.walker() : walker);
             long id = lifecycle.start(c, root.toAbsolutePath().normalize().toString());
-            Scan scan = new Scan(id, root, scoped, options, partEntries);
+            Scan scan = new Scan(id, root, options, partEntries);
+            Walker reader = options.walker() != null ? options.walker() : walker;
             if (directoryOnly) {
                 scan.listRootOnly();
             }
@@ -105,11 +105,8 @@ public final class ScanLauncher {
             lifecycle.startBeating(id);
             Connection connection = c;
             LOG.info("scan {} of {} started", id, root);
-            executor.execute(() -> runScan(scan, session, connection));
+            executor.execute(() -> runScan(scan, session, connection, reader));
             return session;
-        } catch (ScopeException | MountChangedException refused) {
-            closeQuietly(c);
-            throw refused;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c);
             throw new ScanFailedException("cannot start a scan of " + root + ": " + (e instanceof SQLException s
@@ -117,14 +114,21 @@ public final class ScanLauncher {
         }
     }
 
-    private void runScan(Scan scan, DefaultScanSession session, Connection c) {
+    /**
+     * Runs a started scan on its own thread. The scope is planned here, before the first listing, not in
+     * {@link #start}: planning stats the root with the scan's walker, and a walker is only ever called from the
+     * scan's own threads. A refused scan ({@link ScopeException}, {@link MountChangedException}) ends FAILED having
+     * changed no row, and its session's {@code await} throws the refusal.
+     */
+    private void runScan(Scan scan, DefaultScanSession session, Connection c, Walker reader) {
         try (c) {
-            scan.hashContent(new ContentStore(db, contentStatements.get(), c));
             ScanResult result = null;
             Throwable failure;
             String state;
             String message;
             try {
+                scan.walkWith(scopes.prepare(c, session.root(), scan.options(), reader));
+                scan.hashContent(new ContentStore(db, contentStatements.get(), c));
                 SqlFileSink sink = new SqlFileSink(db, statements.get(), c, scan.scanId(), scan.walker(), scan.listener(),
                         feedSettings, scan.options().contentHashing() != ContentHashing.OFF,
                         scan.partEntries());

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Plans one scan's scope before it starts, from the rules and devices stored with the index: which rules govern the
+ * Plans one scan's scope as it starts (on the scan's own thread, before its first listing), from the rules and devices stored with the index: which rules govern the
  * scan's root and the roots below it, whether the root itself is excluded (refused with a {@link ScopeException}),
  * whether it or a directory above it now sits on another device than recorded (refused with a
  * {@link MountChangedException}), and the rules to store when the scan brings rules and none govern its root yet.
