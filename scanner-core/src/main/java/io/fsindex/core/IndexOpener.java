@@ -1,6 +1,7 @@
 package io.fsindex.core;
 
 import io.fsindex.core.schema.NameSearchSchema;
+import io.fsindex.core.schema.ReferenceMode;
 import io.fsindex.core.schema.SchemaManager;
 import io.fsindex.core.schema.TablePrefixLimit;
 import io.fsindex.api.FsIndexConfigurationException;
@@ -46,7 +47,8 @@ final class IndexOpener {
                 owned = ds instanceof AutoCloseable a ? a : null;
             }
             FsIndex index = new FsIndex(b, ds, d, owned, readOnly);
-            SchemaManager schema = new SchemaManager(index.db, index.tables);
+            SchemaManager schema = new SchemaManager(index.db, index.tables,
+                    new ReferenceMode(d, b.plainForeignKeys));
             if (b.schemaMode == SchemaMode.MIGRATE && !readOnly) {
                 schema.migrate();
                 new NameSearchSchema(index.db, index.tables).apply(b.nameSearchIndex);

@@ -37,7 +37,8 @@ abstract class IndexSettings<B extends IndexSettings<B>> {
     int maxPoolSize;
     boolean nameSearchIndex;
     Object metricRegistry;
-
+    boolean plainForeignKeys;
+    boolean serializableWrites;
 
     IndexSettings() {
     }
@@ -126,6 +127,31 @@ abstract class IndexSettings<B extends IndexSettings<B>> {
      */
     public B metricRegistry(Object registry) {
         this.metricRegistry = required(registry, "metricRegistry");
+        return self();
+    }
+
+    /**
+     * Whether the files table's references (each row's parent and scan) are plain foreign keys with
+     * {@code ON DELETE CASCADE} instead of the dialect's statement triggers; off by default. PostgreSQL enforces them
+     * with statement triggers over transition tables, which CockroachDB and YugabyteDB do not support; on, the
+     * PostgreSQL schema keeps plain foreign keys, which those engines accept, at a cost in insert speed
+     * (docs/scaling.md). The choice is made when the tables are created: opening an existing index with the
+     * other setting fails and names the one it was created with. SQLite, MySQL and MariaDB always use plain
+     * foreign keys, so there it changes nothing.
+     */
+    public B plainForeignKeys(boolean enabled) {
+        this.plainForeignKeys = enabled;
+        return self();
+    }
+
+    /**
+     * Whether write transactions run at {@code SERIALIZABLE} isolation instead of the connection's default (READ
+     * COMMITTED on PostgreSQL), as CockroachDB always runs them; off by default. Serialization failures are
+     * retried, and a group of listings whose transaction keeps failing is applied in smaller transactions, so a
+     * scan still finishes. Tested on PostgreSQL; SQLite serialises its writers anyway.
+     */
+    public B serializableWrites(boolean enabled) {
+        this.serializableWrites = enabled;
         return self();
     }
 

@@ -1,5 +1,6 @@
 package io.fsindex.core;
 
+import io.fsindex.core.schema.ReferenceMode;
 import io.fsindex.core.schema.SchemaManager;
 import io.fsindex.core.schema.TablePrefixLimit;
 import io.fsindex.core.spi.Dialect;
@@ -16,11 +17,25 @@ public final class SchemaScripts {
     /** Runs the scripts of versions {@code from} to {@code to} of the dialect serving {@code jdbcUrl}. */
     public static void apply(String jdbcUrl, String user, String password, String prefix, int from, int to)
             throws SQLException {
+        apply(jdbcUrl, user, password, prefix, from, to, false);
+    }
+
+    /**
+     * Runs the scripts of versions {@code from} to {@code to} that an index built by {@code b} would run (its URL,
+     * user, password, table prefix and reference mode).
+     */
+    public static void apply(FsIndex.Builder b, int from, int to) throws SQLException {
+        apply(b.jdbcUrl, b.user, b.password, b.tablePrefix, from, to, b.plainForeignKeys);
+    }
+
+    private static void apply(String jdbcUrl, String user, String password, String prefix, int from, int to,
+                              boolean plainForeignKeys) throws SQLException {
         Dialect dialect = Dialects.forUrl(jdbcUrl);
+        ReferenceMode mode = new ReferenceMode(dialect, plainForeignKeys);
         try (Connection c = DriverManager.getConnection(jdbcUrl, user, password); Statement s = c.createStatement()) {
             for (int v = from; v <= to; v++) {
                 int version = v;
-                String script = dialect.schemaScript(v).orElseThrow(() -> new IllegalArgumentException(
+                String script = mode.script(v).orElseThrow(() -> new IllegalArgumentException(
                         dialect.name() + " has no schema script for version " + version));
                 for (String sql : SchemaManager.statements(script, prefix)) {
                     s.execute(sql);

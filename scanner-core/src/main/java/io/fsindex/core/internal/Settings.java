@@ -36,7 +36,9 @@ public final class Settings {
         SCAN_LEASE("scanLease", (b, v) -> b.scanLease(Durations.parse(v))),
         MAX_POOL_SIZE("maxPoolSize", (b, v) -> b.maxPoolSize(poolSize(v))),
         NAME_SEARCH_INDEX("nameSearchIndex", (b, v) -> b.nameSearchIndex(bool(v))),
-        SCAN_ID_ALLOCATION("scanIdAllocation", (b, v) -> b.scanIdAllocation(scanIdAllocation(v)));
+        SCAN_ID_ALLOCATION("scanIdAllocation", (b, v) -> b.scanIdAllocation(scanIdAllocation(v))),
+        PLAIN_FOREIGN_KEYS("plainForeignKeys", (b, v) -> b.plainForeignKeys(bool(v))),
+        SERIALIZABLE_WRITES("serializableWrites", (b, v) -> b.serializableWrites(bool(v)));
 
         final String property;
         final String variable;

@@ -28,10 +28,18 @@ public final class SchemaManager {
 
     private final Database db;
     private final TableNames t;
+    private final ReferenceMode references;
 
+    /** A schema manager for the default reference mode (enough for reading the version). */
     public SchemaManager(Database db, TableNames t) {
+        this(db, t, new ReferenceMode(db.dialect, false));
+    }
+
+    /** A schema manager that creates the tables in {@code references}' mode and checks existing ones are in it. */
+    public SchemaManager(Database db, TableNames t, ReferenceMode references) {
         this.db = db;
         this.t = t;
+        this.references = references;
     }
 
     /** The columns each table must have at {@code version}; extra columns an application adds are tolerated. */
@@ -204,7 +212,7 @@ public final class SchemaManager {
     }
 
     private void apply(Connection c, int version) throws SQLException {
-        String script = db.dialect.schemaScript(version).orElseThrow(() -> new SchemaException(
+        String script = references.script(version).orElseThrow(() -> new SchemaException(
                 "the " + db.dialect.name() + " dialect has no schema script for version " + version));
         try (Statement s = c.createStatement()) {
             for (String sql : statements(script, t.prefix)) {
@@ -268,6 +276,10 @@ public final class SchemaManager {
         if (!problems.isEmpty()) {
             throw new SchemaException("the fsindex tables in this " + db.dialect.name() + " database do not match"
                     + " schema version " + version + ": " + String.join("; ", problems));
+        }
+        if (!db.readOnly) {
+            // A reader reads the same either way; a writer's scans rely on the mode's cascade and checks.
+            references.check(c, t, tables.get(key(t.filesName())), version);
         }
     }
 

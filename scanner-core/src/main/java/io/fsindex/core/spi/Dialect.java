@@ -80,6 +80,21 @@ public interface Dialect {
     }
 
     /**
+     * The script of {@code version} in the schema variant whose references are all plain foreign keys
+     * ({@code FsIndex.Builder.plainForeignKeys}), where it differs from {@link #schemaScript}: resource
+     * {@code schema/plain-foreign-keys/V<version>.sql} beside the dialect class; empty (the default where there is
+     * no such resource) where the variant runs the ordinary script.
+     */
+    default Optional<String> plainForeignKeySchemaScript(int version) {
+        String resource = "schema/plain-foreign-keys/V" + version + ".sql";
+        try (InputStream in = getClass().getResourceAsStream(resource)) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * The engine's text index for case-insensitive substring search of names, or empty where it has none that fits
      * (the default): {@code find} then narrows names by a plain scan.
      */

@@ -33,12 +33,13 @@ class SettingsTest {
         assertThat(Settings.propertyNames()).containsExactly("fsindex.url", "fsindex.user", "fsindex.password",
                 "fsindex.tablePrefix", "fsindex.schemaMode", "fsindex.retryTimeout", "fsindex.retryTimeoutSeconds",
                 "fsindex.orphanRetention", "fsindex.changeFeedCapacity", "fsindex.scanLease", "fsindex.maxPoolSize",
-                "fsindex.nameSearchIndex", "fsindex.scanIdAllocation");
+                "fsindex.nameSearchIndex", "fsindex.scanIdAllocation", "fsindex.plainForeignKeys",
+                "fsindex.serializableWrites");
         assertThat(Settings.variableNames()).containsExactly("FSINDEX_URL", "FSINDEX_USER", "FSINDEX_PASSWORD",
                 "FSINDEX_TABLE_PREFIX", "FSINDEX_SCHEMA_MODE", "FSINDEX_RETRY_TIMEOUT",
                 "FSINDEX_RETRY_TIMEOUT_SECONDS", "FSINDEX_ORPHAN_RETENTION", "FSINDEX_CHANGE_FEED_CAPACITY",
                 "FSINDEX_SCAN_LEASE", "FSINDEX_MAX_POOL_SIZE", "FSINDEX_NAME_SEARCH_INDEX",
-                "FSINDEX_SCAN_ID_ALLOCATION");
+                "FSINDEX_SCAN_ID_ALLOCATION", "FSINDEX_PLAIN_FOREIGN_KEYS", "FSINDEX_SERIALIZABLE_WRITES");
     }
 
     @Test
@@ -48,8 +49,11 @@ class SettingsTest {
                 "fsindex.schemaMode", " Validate ", "fsindex.retryTimeout", "PT2M",
                 "fsindex.orphanRetention", "1h30m", "fsindex.changeFeedCapacity", "1_000_000",
                 "fsindex.scanLease", "2m", "fsindex.maxPoolSize", " 4 ", "fsindex.nameSearchIndex", " On ",
-                "fsindex.scanIdAllocation", " Native ", "other.key", "ignored")))
+                "fsindex.scanIdAllocation", " Native ", "fsindex.plainForeignKeys", "true",
+                "fsindex.serializableWrites", "off", "other.key", "ignored")))
                 .doesNotThrowAnyException();
+        assertThatCode(() -> FsIndex.builder().environment(Map.of("FSINDEX_PLAIN_FOREIGN_KEYS", "on",
+                "FSINDEX_SERIALIZABLE_WRITES", "true"))).doesNotThrowAnyException();
         assertThatCode(() -> FsIndex.builder().environment(Map.of("FSINDEX_SCHEMA_MODE", "migrate",
                 "FSINDEX_RETRY_TIMEOUT", "90s", "FSINDEX_ORPHAN_RETENTION", "0", "FSINDEX_CHANGE_FEED_CAPACITY", "10",
                 "FSINDEX_MAX_POOL_SIZE", "64", "FSINDEX_NAME_SEARCH_INDEX", "false", "FSINDEX_SCAN_ID_ALLOCATION", "ordered",
