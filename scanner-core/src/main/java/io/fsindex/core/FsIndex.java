@@ -90,7 +90,7 @@ public final class FsIndex implements IndexReader {
     FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
         this.tables = new TableNames(b.tablePrefix);
         Lazy<FsTables> jooqTables = new Lazy<>(() -> new FsTables(tables.prefix));
-        this.db = new Database(dataSource, dialect, b.retryTimeout, readOnly);
+        this.db = new Database(dataSource, dialect, b.retryTimeout, readOnly, b.serializableWrites);
         this.statements = new Lazy<>(() -> new Statements(dialect, jooqTables.get()));
         this.contentStatements = new Lazy<>(() -> new ContentStatements(dialect, jooqTables.get()));
         this.walker = b.walker;

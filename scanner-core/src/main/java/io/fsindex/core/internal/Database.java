@@ -35,12 +35,23 @@ public final class Database {
     public final boolean readOnly;
     /** Transactions run again because the database was busy, for {@code FsIndex.transactionRetries()}. */
     public final LongAdder retries = new LongAdder();
+    /** Groups of listings applied in smaller transactions because theirs kept conflicting ({@code GroupShrinker}). */
+    public final LongAdder groupSplits = new LongAdder();
+    /** Every write transaction runs at SERIALIZABLE ({@code FsIndex.Builder.serializableWrites}). */
+    private final boolean serializable;
+    /** The isolation level connections start at, read from the first one a serializable write used; -1 before. */
+    private volatile int defaultIsolation = -1;
 
     public Database(DataSource dataSource, Dialect dialect, Duration retryFor) {
         this(dataSource, dialect, retryFor, false);
     }
 
     public Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly) {
+        this(dataSource, dialect, retryFor, readOnly, false);
+    }
+
+    public Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly,
+                    boolean serializable) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.connections = dialect.connections();
@@ -48,6 +59,7 @@ public final class Database {
         this.statements = dialect.statements();
         this.retryFor = retryFor;
         this.readOnly = readOnly;
+        this.serializable = serializable;
     }
 
     public Connection connect() throws SQLException {
@@ -110,6 +122,15 @@ public final class Database {
      * transient failure (busy, deadlock, serialization), for at most the configured retry time.
      */
     public <T> T write(Connection c, Work<T> work) throws SQLException {
+        return write(c, work, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #write}, but once {@code conflicts} attempts have failed on a conflict with concurrent transactions
+     * (SQLSTATE class 40: a serialization failure or a deadlock) it gives up with {@link KeepsConflicting}, so that
+     * the caller can split the work into smaller transactions, which conflict less often.
+     */
+    public <T> T write(Connection c, Work<T> work, int conflicts) throws SQLException {
         if (readOnly) {
             throw new IllegalStateException("this index was opened read-only; it cannot write");
         }
@@ -117,9 +138,10 @@ public final class Database {
         long backoffMillis = 2;
         SQLException retried = null;
         int attempt = 1;
+        int conflicted = 0;
         while (true) {
             try {
-                connections.begin(c);
+                int isolation = beginIsolated(c);
                 try {
                     T result = work.run(c);
                     connections.commit(c);
@@ -127,6 +149,8 @@ public final class Database {
                 } catch (SQLException | RuntimeException e) {
                     rollbackQuietly(c, e);
                     throw e;
+                } finally {
+                    restoreIsolation(c, isolation);
                 }
             } catch (SQLException e) {
                 if (!isRetryable(e)) {
@@ -137,6 +161,12 @@ public final class Database {
                     throw e;
                 }
                 retried = e;
+                if (isConflict(e) && ++conflicted >= conflicts) {
+                    LOG.debug("{} transaction conflicted {} times; handing it back to be split: {}", dialect.name(),
+                            conflicted, e.toString());
+                    retries.increment();
+                    throw new KeepsConflicting(conflicted, e);
+                }
                 if (System.nanoTime() > deadline) {
                     LOG.warn("{} stayed busy for longer than the retry timeout of {} ms; giving up after {} attempts:"
                             + " {}", dialect.name(), retryFor.toMillis(), attempt, e.toString());
@@ -152,6 +182,73 @@ public final class Database {
                 sleep(pause);
                 backoffMillis = Math.min(backoffMillis * 2, 500);
             }
+        }
+    }
+
+    /**
+     * Begins a write transaction, at SERIALIZABLE if this index asks for it; returns the isolation level to restore
+     * afterwards, or -1 if it was not changed. The level is set before the transaction begins (a driver refuses it
+     * inside one) and restored after, so that the connection's autocommit reads, and a pool's next user, keep theirs.
+     */
+    private int beginIsolated(Connection c) throws SQLException {
+        int previous = -1;
+        if (serializable) {
+            previous = defaultIsolation;
+            if (previous == -1) {
+                // Asked once: the driver may ask the server every time, and every connection starts at the same level.
+                defaultIsolation = previous = c.getTransactionIsolation();
+            }
+            if (previous == Connection.TRANSACTION_SERIALIZABLE) {
+                previous = -1;
+            } else {
+                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            }
+        }
+        try {
+            connections.begin(c);
+        } catch (SQLException | RuntimeException e) {
+            restoreIsolation(c, previous);
+            throw e;
+        }
+        return previous;
+    }
+
+    private static void restoreIsolation(Connection c, int isolation) throws SQLException {
+        if (isolation != -1 && c.getAutoCommit()) {
+            c.setTransactionIsolation(isolation);
+        }
+    }
+
+    /** A failure because of a concurrent transaction (SQLSTATE class 40: serialization failure, deadlock). */
+    static boolean isConflict(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                for (SQLException n = s; n != null; n = n.getNextException()) {
+                    if (n.getSQLState() != null && n.getSQLState().startsWith("40")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A write that {@link #write(Connection, Work, int)} gave up on after its transaction conflicted the given
+     * number of times; rolled back, nothing of it applied.
+     */
+    public static final class KeepsConflicting extends RuntimeException {
+        private final int conflicts;
+
+        KeepsConflicting(int conflicts, SQLException last) {
+            super("the transaction conflicted with concurrent ones " + conflicts + " times; last: " + last.getMessage(),
+                    last);
+            this.conflicts = conflicts;
+        }
+
+        /** How many attempts failed on a conflict. */
+        public int conflicts() {
+            return conflicts;
         }
     }
 

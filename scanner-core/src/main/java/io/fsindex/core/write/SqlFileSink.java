@@ -50,6 +50,7 @@ public final class SqlFileSink implements FileSink {
     private final ListingWaves waves;
     private final PartedListings parts;
     private final TrunkWriter trunk;
+    private final GroupShrinker groups;
 
     /**
      * A sink for scan {@code scan} writing on connection {@code c}; {@code partEntries} is the scan's part size for a
@@ -68,6 +69,7 @@ public final class SqlFileSink implements FileSink {
                 claims);
         this.parts = new PartedListings(ctx, waves);
         this.trunk = new TrunkWriter(ctx, claims, sweeper);
+        this.groups = new GroupShrinker(ctx, waves);
     }
 
     /**
@@ -140,10 +142,13 @@ public final class SqlFileSink implements FileSink {
         };
     }
 
-    /** Applies listings in one transaction, as {@link ListingWaves#applyGroup} does. */
+    /**
+     * Applies listings in one transaction, as {@link ListingWaves#applyGroup} does, or in several smaller ones if
+     * that one keeps conflicting with concurrent transactions ({@link GroupShrinker}).
+     */
     List<ListingWaves.GroupResult> applyGroup(List<Path> paths, List<Directory> dirs,
                                               List<List<WalkedEntry>> listings) {
-        return ctx.write(conn -> waves.applyGroup(paths, dirs, listings));
+        return groups.apply(paths, dirs, listings);
     }
 
     /** Applies one part of a directory's listing in its own transaction, as {@link PartedListings#applyPart} does. */

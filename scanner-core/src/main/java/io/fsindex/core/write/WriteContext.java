@@ -291,6 +291,14 @@ final class WriteContext {
     }
 
     <T> T write(Database.Work<T> work) {
+        return write(work, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #write(Database.Work)}, giving up with {@link Database.KeepsConflicting} once the transaction has
+     * conflicted {@code conflicts} times.
+     */
+    <T> T write(Database.Work<T> work, int conflicts) {
         try {
             T result = db.write(c, conn -> {
                 removedInTransaction = 0;   // a retried transaction starts its count again
@@ -298,7 +306,7 @@ final class WriteContext {
                 T r = work.run(conn);
                 log.close();
                 return r;
-            });
+            }, conflicts);
             removedEarly += removedInTransaction;
             if (deliverChanges) {
                 log.deliver();
