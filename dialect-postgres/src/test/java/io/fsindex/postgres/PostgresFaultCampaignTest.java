@@ -30,7 +30,7 @@ class PostgresFaultCampaignTest extends ServerFaultCampaignConformanceTest {
     protected TestDatabase markedDatabase(String marker) {
         TestDatabase db = database();
         String url = db.jdbcUrl() + (db.jdbcUrl().contains("?") ? "&" : "?") + "ApplicationName=" + marker;
-        return new TestDatabase(url, db.user(), db.password());
+        return new TestDatabase(url, db.user(), db.password(), db.settings());
     }
 
     @Override
@@ -44,8 +44,26 @@ class PostgresFaultCampaignTest extends ServerFaultCampaignConformanceTest {
         }
     }
 
+    /** The one restartable server, its database with this class's settings (a mode's subclass has its own). */
     @Override
-    protected synchronized RestartableServer restartableServer() throws Exception {
+    protected RestartableServer restartableServer() throws Exception {
+        RestartableServer shared = sharedRestartable();
+        return new RestartableServer() {
+            @Override
+            public TestDatabase database() {
+                TestDatabase d = shared.database();
+                return new TestDatabase(d.jdbcUrl(), d.user(), d.password(),
+                        PostgresFaultCampaignTest.this.database().settings());
+            }
+
+            @Override
+            public void restart() throws Exception {
+                shared.restart();
+            }
+        };
+    }
+
+    private static synchronized RestartableServer sharedRestartable() throws IOException {
         if (restartable == null) {
             restartable = new Restartable(Files.createTempDirectory("fsindex-pg-restart-"));
         }

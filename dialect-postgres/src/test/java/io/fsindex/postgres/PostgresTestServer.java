@@ -58,6 +58,16 @@ final class PostgresTestServer {
         return database;
     }
 
+    /** The shared server's database, every index opened with plain foreign keys instead of statement triggers. */
+    static TestDatabase plainForeignKeys() {
+        return database().with("fsindex.plainForeignKeys", "true");
+    }
+
+    /** The shared server's database, every index writing at SERIALIZABLE isolation. */
+    static TestDatabase serializable() {
+        return database().with("fsindex.serializableWrites", "true");
+    }
+
     /** A message for a server that could not be had: what went wrong and how to give the tests one. */
     static String unavailable(Throwable cause) {
         return "no PostgreSQL server for the tests: " + (external() != null

@@ -27,7 +27,7 @@ public final class BreakableDataSource implements DataSource {
 
     /** A builder for an index on this data source. */
     public FsIndex.Builder builder(String tablePrefix) {
-        return FsIndex.builder().dataSource(this).tablePrefix(tablePrefix);
+        return database.withSettings(FsIndex.builder().dataSource(this).tablePrefix(tablePrefix));
     }
 
     /** How many connections were handed out so far. */

@@ -368,13 +368,9 @@ public abstract class FsIndexConformanceTest extends IndexTest {
         Path root = tree("f");
         String prefix = TestDatabase.freshPrefix();
         java.util.Map<String, String> env = new java.util.HashMap<>();
-        database().properties(prefix).forEach((k, v) -> env.put(switch ((String) k) {
-            case "fsindex.url" -> "FSINDEX_URL";
-            case "fsindex.user" -> "FSINDEX_USER";
-            case "fsindex.password" -> "FSINDEX_PASSWORD";
-            case "fsindex.tablePrefix" -> "FSINDEX_TABLE_PREFIX";
-            default -> throw new AssertionError(k);
-        }, (String) v));
+        // fsindex.tablePrefix -> FSINDEX_TABLE_PREFIX: each property's variable, the mode settings included
+        database().properties(prefix).forEach((k, v) -> env.put(((String) k).replace("fsindex.", "fsindex_")
+                .replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(java.util.Locale.ROOT), (String) v));
         track(database().builder(prefix).build()).scan(root);
         FsIndex fromEnv = track(FsIndex.builder().environment(env).build());
         assertThat(fromEnv.lookup(root.resolve("f"))).isPresent();

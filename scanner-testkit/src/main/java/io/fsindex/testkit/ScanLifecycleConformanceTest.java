@@ -225,7 +225,7 @@ public abstract class ScanLifecycleConformanceTest extends IndexTest {
     void aVersion3DatabaseIsMigratedAndItsStuckScanIsRecognised() throws Exception {
         String prefix = TestDatabase.freshPrefix();
         TestDatabase db = database();
-        SchemaScripts.apply(db.jdbcUrl(), db.user(), db.password(), prefix, 1, 3);
+        SchemaScripts.apply(db.builder(prefix), 1, 3);
         RawIndex raw = new RawIndex(db, prefix);
         long started = System.currentTimeMillis() - 3 * HOUR;
         raw.update("INSERT INTO ${prefix}scans (root, state, started_at) VALUES ('/stuck', 'RUNNING', " + started

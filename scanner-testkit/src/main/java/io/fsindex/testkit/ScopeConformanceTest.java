@@ -241,7 +241,7 @@ public abstract class ScopeConformanceTest extends IndexTest {
     void aVersion4IndexIsUpgradedAndStoresRules() throws Exception {
         String prefix = TestDatabase.freshPrefix();
         TestDatabase db = database();
-        SchemaScripts.apply(db.jdbcUrl(), db.user(), db.password(), prefix, 1, 4);
+        SchemaScripts.apply(db.builder(prefix), 1, 4);
         RawIndex raw = new RawIndex(db, prefix);
         raw.update("INSERT INTO ${prefix}scans (root, state, started_at, heartbeat_at) VALUES ('/old', 'COMPLETED',"
                 + " 1, 1)");
