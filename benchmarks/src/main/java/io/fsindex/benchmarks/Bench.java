@@ -48,7 +48,7 @@ public final class Bench implements Callable<Integer> {
     enum Engine { sqlite, postgres, mysql, mariadb }
 
     /** The scenarios a run can cover (docs/benchmarks.md says what each measures); lower case like Engine. */
-    enum Scenario { walk, cold, rescan, churn, growth, flat, concurrent, hugeroot, scope }
+    enum Scenario { walk, cold, rescan, churn, growth, flat, concurrent, hugeroot, scope, modes }
 
     static final long MEMORY_TARGET_BYTES = 256L * 1024 * 1024;
     private static final String SMOKE_ENTRIES = "2000";
@@ -304,7 +304,7 @@ public final class Bench implements Callable<Integer> {
 
     private boolean needsMainTree() {
         return !Collections.disjoint(scenarios, EnumSet.of(Scenario.walk, Scenario.cold, Scenario.rescan,
-                Scenario.churn, Scenario.growth, Scenario.concurrent, Scenario.scope));
+                Scenario.churn, Scenario.growth, Scenario.concurrent, Scenario.scope, Scenario.modes));
     }
 
     /**
@@ -513,6 +513,9 @@ public final class Bench implements Callable<Integer> {
             if (scenarios.contains(Scenario.scope)) {
                 scope(tree, n, engine, open, () -> dropTables(server, "bench_"));
             }
+            if (scenarios.contains(Scenario.modes)) {
+                modes(server, generator, tree);
+            }
             hugeRoot(engine, "find into COPY FROM STDIN", "≤ 4", 4, dir -> {
                 try (Connection c = server.connect()) {
                     return Baselines.findIntoPostgresCopy(dir, c).seconds();
@@ -535,8 +538,59 @@ public final class Bench implements Callable<Integer> {
         }
     }
 
+    /**
+     * The modes scenario on PostgreSQL ({@link PostgresModes}): a cold scan and four concurrent quarter scans into an
+     * empty index in each mode, in turn in each run, each mode's times relative to the default mode's.
+     */
+    private void modes(PostgresServer server, TreeGenerator generator, Path tree) throws Exception {
+        long n = generator.entries();
+        Map<PostgresModes, Series> cold = new java.util.EnumMap<>(PostgresModes.class);
+        Map<PostgresModes, Series> quarters = new java.util.EnumMap<>(PostgresModes.class);
+        Map<PostgresModes, long[]> retries = new java.util.EnumMap<>(PostgresModes.class);
+        for (int r = 0; r < runs; r++) {
+            for (PostgresModes mode : PostgresModes.values()) {
+                long[] counts = retries.computeIfAbsent(mode, m -> new long[4]);
+                Supplier<FsIndex> open = () -> mode.apply(FsIndex.builder().jdbcUrl(server.url())
+                        .user(server.user()).password(server.password()).tablePrefix("bench_")).build();
+                dropTables(server, "bench_");
+                try (FsIndex index = open.get()) {
+                    log("PostgreSQL run " + (r + 1) + "/" + runs + ": cold scan, " + mode.label);
+                    timedScan(index, tree, cold.computeIfAbsent(mode, m -> new Series()), "PostgreSQL cold scan, "
+                            + mode.label);
+                    counts[0] += index.transactionRetries();
+                    counts[1] += PostgresModes.groupSplits(index);
+                }
+                dropTables(server, "bench_");
+                log("PostgreSQL run " + (r + 1) + "/" + runs + ": four concurrent quarter scans, " + mode.label);
+                long[] quarterCounts = new long[2];
+                concurrentQuarters(open, "PostgreSQL", generator.topLevelDirectories(tree), quarters.computeIfAbsent(mode,
+                        m -> new Series()), quarterCounts);
+                counts[2] += quarterCounts[0];
+                counts[3] += quarterCounts[1];
+            }
+        }
+        dropTables(server, "bench_");
+        PostgresModes reference = PostgresModes.values()[0];
+        for (PostgresModes mode : PostgresModes.values()) {
+            long[] c = retries.get(mode);
+            report.add(row("modes: cold scan, " + mode.label, "PostgreSQL", n, cold.get(mode),
+                    cold.get(reference).median(), "cold scan, " + reference.label, "", null));
+            report.add(row("modes: 4 concurrent quarter scans, " + mode.label, "PostgreSQL", n, quarters.get(mode),
+                    quarters.get(reference).median(), "quarter scans, " + reference.label, "", null));
+            report.note(String.format(Locale.ROOT, "modes, %s: %d retries and %d group splits in %d cold scans,"
+                    + " %d retries and %d group splits in %d runs of four quarter scans", mode.label, c[0], c[1],
+                    runs, c[2], c[3], runs));
+        }
+    }
+
     private void concurrentQuarters(Supplier<FsIndex> open, String engine, List<Path> quarters,
                                     Series into) throws Exception {
+        concurrentQuarters(open, engine, quarters, into, new long[2]);
+    }
+
+    /** The four quarter scans; adds the index's transaction retries and group splits to {@code counts}. */
+    private void concurrentQuarters(Supplier<FsIndex> open, String engine, List<Path> quarters,
+                                    Series into, long[] counts) throws Exception {
         try (FsIndex index = open.get()) {
             heap.begin();
             long t0 = System.nanoTime();
@@ -551,6 +605,8 @@ public final class Bench implements Callable<Integer> {
                 }
             }
             into.add(secondsSince(t0), heap.end());
+            counts[0] += index.transactionRetries();
+            counts[1] += PostgresModes.groupSplits(index);
         }
     }
 
