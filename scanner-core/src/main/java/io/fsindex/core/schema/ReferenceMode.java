@@ -18,19 +18,20 @@ import java.util.Optional;
 public final class ReferenceMode {
     private final Dialect dialect;
     private final boolean plainForeignKeys;
-    /** The first version whose script differs between the modes, or 0 if none does (a dialect with one mode). */
-    private final int firstVariantVersion;
-
+    /** The mode {@code plainForeignKeys} asks for, on {@code dialect}'s schema. */
     public ReferenceMode(Dialect dialect, boolean plainForeignKeys) {
         this.dialect = dialect;
         this.plainForeignKeys = plainForeignKeys;
-        int first = 0;
-        for (int v = 1; v <= SchemaManager.CURRENT_VERSION && first == 0; v++) {
+    }
+
+    /** The first version whose script differs between the modes, or 0 if none does (a dialect with one mode). */
+    private int firstVariantVersion() {
+        for (int v = 1; v <= SchemaManager.CURRENT_VERSION; v++) {
             if (dialect.plainForeignKeySchemaScript(v).isPresent()) {
-                first = v;
+                return v;
             }
         }
-        this.firstVariantVersion = first;
+        return 0;
     }
 
     /** The script that brings the schema to {@code version} in this mode. */
@@ -49,7 +50,8 @@ public final class ReferenceMode {
      * on {@code parent} exactly when they use plain foreign keys ({@code filesTable} as the database stores its name).
      */
     void check(Connection c, TableNames t, String filesTable, int version) throws SQLException {
-        if (firstVariantVersion == 0 || version < firstVariantVersion) {
+        int first = firstVariantVersion();
+        if (first == 0 || version < first) {
             return;
         }
         boolean plain = hasParentForeignKey(c, filesTable);
