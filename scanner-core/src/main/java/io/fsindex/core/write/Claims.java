@@ -46,29 +46,28 @@ final class Claims {
         List<Listing> claimers = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Listing l : owned) {
-            for (int i = 0; i < l.entries.size(); i++) {
-                WalkedEntry e = l.entries.get(i);
+            for (int i = 0; i < l.size(); i++) {
+                WalkedEntry e = l.entry(i);
                 if (!e.isReadable() || !e.stat().isDirectory()) {
                     continue;
                 }
-                long id = l.ids[i];
+                long id = l.idAt(i);
                 // Not compared with a row (there was none) and written by this scan: insertNew's row, which went
                 // in claimed already (listed_by = scan); any other row is claimed by the UPDATE below.
-                boolean insertedClaimed = id != 0 && l.seen[i] == 0;
+                boolean insertedClaimed = l.insertedHere(i);
                 if (id == 0) {
                     // Inserted just now, or by another scan meanwhile: read the ids back, once for the wave.
                     if (inserted == null) {
                         inserted = childDirectoryIds(owned);
                     }
-                    ChildDirectory child = inserted.getOrDefault(l.dir.id(), Map.of()).get(e.name());
+                    ChildDirectory child = inserted.getOrDefault(l.dir().id(), Map.of()).get(e.name());
                     id = child == null ? 0 : child.id();
-                    insertedClaimed = child != null && child.scanId() == scan && l.seen[i] == 0;
+                    insertedClaimed = child != null && child.scanId() == scan && l.notCompared(i);
                 }
                 if (insertedClaimed) {
                     freshDirs.add(id);
-                    l.subdirectories.add(new Directory(id, l.dir.id(), e.name(), l.dir.path().resolve(e.name())));
-                } else if (onlyNewSubdirectories && l.ids[i] != 0 && l.seen[i] != Listing.MOVED
-                        && l.seen[i] != Listing.REVIVED && !l.newDirectories.get(i)) {
+                    l.addSubdirectory(new Directory(id, l.dir().id(), e.name(), l.pathOf(i)));
+                } else if (onlyNewSubdirectories && l.wasDirectoryHere(i)) {
                     continue;                   // a directory scan leaves a directory it had alone, unlisted
                 } else if (id != 0) {
                     // The claim itself checks the row's kind as it is now.
@@ -76,7 +75,7 @@ final class Claims {
                     claimers.add(l);
                     names.add(e.name());
                 } else {
-                    l.skipped++;
+                    l.skip();
                 }
             }
         }
@@ -84,10 +83,10 @@ final class Claims {
         for (int i = 0; i < claimed.length; i++) {
             Listing l = claimers.get(i);
             if (claimed[i]) {
-                l.subdirectories.add(new Directory(toClaim.get(i), l.dir.id(), names.get(i),
-                        l.dir.path().resolve(names.get(i))));
+                l.addSubdirectory(new Directory(toClaim.get(i), l.dir().id(), names.get(i),
+                        l.dir().path().resolve(names.get(i))));
             } else {
-                l.skipped++;
+                l.skip();
             }
         }
     }
@@ -98,7 +97,7 @@ final class Claims {
     }
 
     Map<Long, Map<String, ChildDirectory>> childDirectoryIds(List<Listing> owned) throws SQLException {
-        long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+        long[] dirIds = owned.stream().mapToLong(l -> l.dir().id()).toArray();
         Map<Long, Map<String, ChildDirectory>> ids = new HashMap<>();
         try (ResultSet rs = ctx.forIds(st.childDirectoriesOf, dirIds, dirIds.length).statement.executeQuery()) {
             while (rs.next()) {

@@ -1,5 +1,6 @@
 package io.fsindex.core.write;
 
+import io.fsindex.api.ChangeType;
 import io.fsindex.api.FileKind;
 import io.fsindex.api.FileSink.Applied;
 import io.fsindex.api.FileSink.Directory;
@@ -11,17 +12,21 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.IntStream;
 
 /**
  * One directory's listing while it is applied: the listing and, per entry, what its existing row needs.
  * The existing children are streamed once and compared on the fly against the listing (by name, through an
  * index of the listing's own name strings), so the memory used beyond the listing itself is a few bytes per
- * entry, not a row object each.
+ * entry, not a row object each. The other write classes ask and tell it through its methods; its state is its own.
  */
 final class Listing {
-    static final byte NEWER = 1, UNCHANGED = 2, CHANGED = 3, REWRITE = 4, REVIVED = 5, MOVED = 6;
+    // What an entry's existing row needs (0: not compared with a row, so new or inserted by this listing).
+    private static final byte NEWER = 1, UNCHANGED = 2, CHANGED = 3, REWRITE = 4, REVIVED = 5, MOVED = 6;
 
     /**
      * True for a row a listing by this scan marks stale if it does not list the name: not an orphan, and written by an
@@ -30,38 +35,39 @@ final class Listing {
     static boolean isListable(boolean orphan, long scanId, boolean stale, long scan) {
         return !orphan && (scanId < scan || (scanId == scan && !stale));
     }
-    final Directory dir;
-    final List<WalkedEntry> entries;
+
+    private final Directory dir;
+    private final List<WalkedEntry> entries;
     /**
      * True for one part of a directory's listing ({@link PartedListings#applyPart}): only the part's own names are read and
      * compared, and what is missing is found once all parts are in.
      */
-    final boolean part;
+    private final boolean part;
     /** For a part, the names it tried to insert: its added rows are found by name, not by directory. */
-    final List<String> triedNames;
-    boolean owned;
+    private final List<String> triedNames;
+    private boolean owned;
+    /** The directory is one of {@link WriteContext#freshDirs}: nothing but this listing's rows can be below it. */
+    private boolean fresh;
+    /** Its new rows went to the bulk loader, with their ids (decided by {@link #useLoader}). */
+    private boolean loaded;
     /** Rows of unreadable entries that stay listable (see {@link #listable}). */
-    long keptUnreadable;
+    private long keptUnreadable;
     /** The listing's names by position, once {@link #byName()} first needs them. */
-    NameIndex byName;
-    long[] ids;                             // the existing row's id, 0 for none (a new name)
-    byte[] seen;                            // what the existing row needs
-    final LongList missing = new LongList();
-    final LongList keep = new LongList();
-    final List<Row> converted = new ArrayList<>();
-    long skipped, unchanged, moved, back, modified, revived, triedInserting, inserted;
-    final List<Directory> subdirectories = new ArrayList<>();
+    private NameIndex byName;
+    private long[] ids;                             // the existing row's id, 0 for none (a new name)
+    private byte[] seen;                            // what the existing row needs
+    private final LongList missing = new LongList();
+    private final LongList keep = new LongList();
+    private final List<Row> converted = new ArrayList<>();
+    private long skipped, unchanged, moved, back, modified, revived, triedInserting, inserted;
+    private final List<Directory> subdirectories = new ArrayList<>();
     /** Entries that are directories now but whose rows were not live directories (orphans or other kinds). */
-    final java.util.BitSet newDirectories = new java.util.BitSet();
+    private final BitSet newDirectories = new BitSet();
+    private String dirPath;
 
     Listing(Directory dir, List<WalkedEntry> entries) {
         this(dir, entries, false);
     }
-
-    /** The directory is one of {@link WriteContext#freshDirs}: nothing but this listing's rows can be below it. */
-    boolean fresh;
-    /** Its new rows went to the bulk loader, with their ids (set by {@link RowWriter#insertNew}). */
-    boolean loaded;
 
     Listing(Directory dir, List<WalkedEntry> entries, boolean part) {
         this.dir = dir;
@@ -70,14 +76,81 @@ final class Listing {
         this.triedNames = part ? new ArrayList<>() : null;
     }
 
+    /** The directory listed. */
+    Directory dir() {
+        return dir;
+    }
+
+    /** How many entries the listing has. */
+    int size() {
+        return entries.size();
+    }
+
+    /** Entry {@code i} of the listing, in the walker's order. */
+    WalkedEntry entry(int i) {
+        return entries.get(i);
+    }
+
+    /** The listing's entries, in the walker's order. */
+    List<WalkedEntry> entries() {
+        return entries;
+    }
+
+    /** True for one part of a huge directory's listing (see {@link PartedListings}). */
+    boolean isPart() {
+        return part;
+    }
+
+    /** For a part, the names it tried to insert, in order; null for a whole listing. */
+    List<String> triedNames() {
+        return triedNames;
+    }
+
+    /** Records whether the directory is one this scan inserted, so that it has no rows to compare the listing with. */
+    void markFresh(boolean fresh) {
+        this.fresh = fresh;
+    }
+
+    /** True if the directory is one this scan inserted: nothing but this listing's rows can be below it. */
+    boolean isFresh() {
+        return fresh;
+    }
+
+    /** Takes the listing on as this scan's to apply (no newer scan claimed the directory) and prepares the diff. */
+    void own() {
+        int n = entries.size();
+        ids = new long[n];
+        seen = new byte[n];
+        owned = true;
+    }
+
+    /** True once {@link #own} took the listing on. */
+    boolean isOwned() {
+        return owned;
+    }
+
     /**
      * The order to insert entries in: as listed, except for a part of a huge directory, which goes in name order
      * so that its rows go into the (parent, name) index in one sweep instead of at random places all over it.
      */
     int[] insertOrder() {
-        java.util.stream.IntStream order = java.util.stream.IntStream.range(0, entries.size());
-        return part ? order.boxed().sorted(java.util.Comparator.comparing(i -> entries.get(i).name()))
+        IntStream order = IntStream.range(0, entries.size());
+        return part ? order.boxed().sorted(Comparator.comparing(i -> entries.get(i).name()))
                 .mapToInt(Integer::intValue).toArray() : order.toArray();
+    }
+
+    /**
+     * Decides whether this listing's new rows go to the bulk loader: only if the loader is usable and the directory
+     * is fresh (no row below it can clash); returns the decision, which {@link #isLoaded} keeps.
+     */
+    boolean useLoader(boolean loaderUsable) {
+        loaded = loaderUsable && fresh;
+        return loaded;
+    }
+
+    /** True if this listing's new rows went to the bulk loader, which told their ids. */
+    boolean isLoaded() {
+        return loaded;
     }
 
     /** Records that the row for entry {@code i} is about to be inserted. */
@@ -88,6 +161,117 @@ final class Listing {
         }
     }
 
+    /** True if rows were inserted without learning their ids, so they must be read back to be recorded. */
+    boolean needsInsertedReadBack() {
+        return !loaded && triedInserting > 0;
+    }
+
+    /** Records that entry {@code i}'s row went in with id {@code id}. */
+    void inserted(int i, long id) {
+        ids[i] = id;
+        inserted++;
+    }
+
+    /** Records that a re-inserted row (whose id is not kept) went in. */
+    void reinserted() {
+        inserted++;
+    }
+
+    /** Sets how many rows this listing inserted, as counted from the rows (where inserts return no ids). */
+    void setInserted(long count) {
+        inserted = count;
+    }
+
+    /** How many rows this listing inserted. */
+    long insertedCount() {
+        return inserted;
+    }
+
+    /** True if entry {@code i} has a row: one it was compared with, one moved to it, or one it inserted. */
+    boolean hasRow(int i) {
+        return ids[i] != 0;
+    }
+
+    /** The id of entry {@code i}'s row, 0 for none known. */
+    long idAt(int i) {
+        return ids[i];
+    }
+
+    /** True if entry {@code i}'s row was inserted by this listing's own insert: its id known, never compared. */
+    boolean insertedHere(int i) {
+        return ids[i] != 0 && seen[i] == 0;
+    }
+
+    /** True if entry {@code i} was never compared with an existing row (none had its name). */
+    boolean notCompared(int i) {
+        return seen[i] == 0;
+    }
+
+    /**
+     * True if directory entry {@code i}'s row was a live directory in this place already: not new, not moved here,
+     * not revived, and no other kind before; a directory scan leaves such a directory unlisted.
+     */
+    boolean wasDirectoryHere(int i) {
+        return ids[i] != 0 && seen[i] != MOVED && seen[i] != REVIVED && !newDirectories.get(i);
+    }
+
+    /** True if entry {@code i}'s existing row must be written: changed, its stale mark to take back, or revived. */
+    boolean needsUpdate(int i) {
+        return seen[i] == CHANGED || seen[i] == REWRITE || seen[i] == REVIVED;
+    }
+
+    /** True if entry {@code i}'s row is an orphan coming back into the index (written by the revival statement). */
+    boolean isRevival(int i) {
+        return seen[i] == REVIVED;
+    }
+
+    /**
+     * Counts entry {@code i}'s update as written and returns the change it records: {@code ADDED} for a revival,
+     * {@code MODIFIED} for changed attributes, null for a rewrite that changed nothing a user sees.
+     */
+    ChangeType updated(int i) {
+        if (seen[i] == REWRITE) {
+            unchanged++;
+            return null;
+        }
+        if (seen[i] == REVIVED) {
+            revived++;
+            return ChangeType.ADDED;
+        }
+        modified++;
+        return ChangeType.MODIFIED;
+    }
+
+    /** Entry {@code i} now stands for orphan row {@code id}, found gone since it was read and revived. */
+    void revivedAs(int i, long id) {
+        ids[i] = id;
+        seen[i] = REVIVED;
+    }
+
+    /** Entry {@code i}'s row is gone since it was read: it will be inserted again, under a new id. */
+    void reinsertAt(int i) {
+        ids[i] = 0;
+        tryInserting(i);
+    }
+
+    /** Entry {@code i} took over the moved row {@code id}, which brought {@code descendantsBack} rows back. */
+    void movedHere(int i, long id, long descendantsBack) {
+        ids[i] = id;
+        seen[i] = MOVED;
+        moved++;
+        back += descendantsBack;
+    }
+
+    /** Counts one entry this scan leaves to a newer scan. */
+    void skip() {
+        skipped++;
+    }
+
+    /** Adds a subdirectory this listing claimed, so the scan lists it next. */
+    void addSubdirectory(Directory sub) {
+        subdirectories.add(sub);
+    }
+
     /**
      * How many of this listing's rows are listable once it is applied (counted by {@link
      * Statements#countListable}): every row it wrote or left unchanged, none a newer scan wrote.
@@ -96,23 +280,35 @@ final class Listing {
         return unchanged + modified + revived + moved + inserted + keptUnreadable;
     }
 
-    /** Prepares the comparison with the rows, once the scan is known to own the directory. */
-    void index() {
-        int n = entries.size();
-        ids = new long[n];
-        seen = new byte[n];
-    }
-
     /**
      * The listing's names, indexed when the first existing row is compared: a new directory's listing (every
-     * listing of a cold scan) has no rows to compare, and indexing its names anyway was about 4 % of the samples
-     * of a SQLite cold scan's scan thread.
+     * listing of a cold scan) has no rows to compare, and indexing its names anyway cost a measurable share of a
+     * SQLite cold scan's scan thread.
      */
     NameIndex byName() {
         if (byName == null) {
             byName = new NameIndex(entries);
         }
         return byName;
+    }
+
+    /** Lets the name index go once the rows are compared: a huge directory's would otherwise stay till the end. */
+    void dropNameIndex() {
+        byName = null;
+    }
+
+    /** The rows that were directories and are now something else, to empty below (read during the comparison). */
+    List<Row> convertedDirectories() {
+        return converted;
+    }
+
+    /**
+     * Adds the ids of the rows whose older stale mark this scan takes over to {@code keepInto}, and of the rows
+     * missing from the listing (to be marked stale) to {@code missingInto}.
+     */
+    void collectMarks(LongList keepInto, LongList missingInto) {
+        keepInto.addAll(keep);
+        missingInto.addAll(missing);
     }
 
     /** Compares one existing child row ({@link Statements#FILE_COLUMNS}) with the listing. */
@@ -175,11 +371,10 @@ final class Listing {
         }
     }
 
+    /** Entry {@code i}'s path. */
     Path pathOf(int i) {
         return dir.path().resolve(entries.get(i).name());
     }
-
-    private String dirPath;
 
     /** The directory's path as the feed stores it, made once. */
     String dirPath() {
@@ -189,14 +384,10 @@ final class Listing {
         return dirPath;
     }
 
-    Applied applied() {
-        return new Applied(subdirectories, revived + back + inserted, modified, moved, unchanged,
-                skipped + Math.max(0, triedInserting - inserted));
-    }
-
     /** What applying this listing did, once its wave is applied. */
     Applied result() {
-        return owned ? applied() : notOwned();
+        return owned ? new Applied(subdirectories, revived + back + inserted, modified, moved, unchanged,
+                skipped + Math.max(0, triedInserting - inserted)) : notOwned();
     }
 
     /** What applying nothing reports: every readable entry skipped (a newer scan's listing decides). */

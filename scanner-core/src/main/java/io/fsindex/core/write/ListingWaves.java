@@ -85,7 +85,7 @@ final class ListingWaves {
             List<Applied> applied = applyWave(waveListings);
             for (int w = 0; w < wave.size(); w++) {
                 Applied a = applied.get(w);
-                out[wave.get(w)] = new GroupResult(waveListings.get(w).dir, a);
+                out[wave.get(w)] = new GroupResult(waveListings.get(w).dir(), a);
                 for (Directory sub : a.subdirectories()) {
                     claimedHere.put(sub.path(), sub);
                 }
@@ -108,7 +108,7 @@ final class ListingWaves {
         if (wave.isEmpty()) {
             return List.of();
         }
-        long[] dirIds = wave.stream().mapToLong(l -> l.dir.id()).toArray();
+        long[] dirIds = wave.stream().mapToLong(l -> l.dir().id()).toArray();
         Map<Long, Long> listedBy = new HashMap<>();
         try (ResultSet rs = ctx.forIds(st.owners, dirIds, dirIds.length).statement.executeQuery()) {
             while (rs.next()) {
@@ -119,14 +119,14 @@ final class ListingWaves {
         Map<Long, Listing> byDir = new HashMap<>();
         for (Listing l : wave) {
             // Listed once (a huge directory part by part, leaving with its last part or when lost).
-            l.fresh = l.part ? freshDirs.contains(l.dir.id()) : freshDirs.remove(l.dir.id());
-            Long by = listedBy.get(l.dir.id());
+            long dir = l.dir().id();
+            l.markFresh(l.isPart() ? freshDirs.contains(dir) : freshDirs.remove(dir));
+            Long by = listedBy.get(dir);
             if (by != null && by <= scan) {
                 // Not claimed since by a newer scan (nor gone): this scan's listing applies.
-                l.index();
-                l.owned = true;
+                l.own();
                 owned.add(l);
-                byDir.put(l.dir.id(), l);
+                byDir.put(dir, l);
             }
         }
         if (!owned.isEmpty()) {
@@ -141,16 +141,17 @@ final class ListingWaves {
 
     /** The one listing of {@code owned} if it is a part of a directory's listing ({@link #applyPart}), else null. */
     static Listing onlyPart(List<Listing> owned) {
-        return owned.size() == 1 && owned.get(0).part ? owned.get(0) : null;
+        return owned.size() == 1 && owned.get(0).isPart() ? owned.get(0) : null;
     }
 
     void applyOwned(List<Listing> owned, Map<Long, Listing> byDir) throws SQLException {
         // A directory this scan inserted (freshDirs) has no rows to compare its listing with: none is read.
         Listing part = onlyPart(owned);
         if (part != null) {
-            if (!part.fresh) {
-                ScanStatements.inPieces(part.entries.stream().map(WalkedEntry::name).toList(), st.childrenNamed, (names, n) -> {
-                    try (ResultSet rs = ctx.forNames(st.childrenNamed, part.dir.id(), names, n).statement
+            if (!part.isFresh()) {
+                ScanStatements.inPieces(part.entries().stream().map(WalkedEntry::name).toList(), st.childrenNamed,
+                        (names, n) -> {
+                    try (ResultSet rs = ctx.forNames(st.childrenNamed, part.dir().id(), names, n).statement
                             .executeQuery()) {
                         while (rs.next()) {
                             part.compare(rs, scan, log);
@@ -159,7 +160,7 @@ final class ListingWaves {
                 });
             }
         } else {
-            long[] dirIds = owned.stream().filter(l -> !l.fresh).mapToLong(l -> l.dir.id()).toArray();
+            long[] dirIds = owned.stream().filter(l -> !l.isFresh()).mapToLong(l -> l.dir().id()).toArray();
             if (dirIds.length > 0) {
                 try (ResultSet rs = ctx.forIds(st.childrenOf, dirIds, dirIds.length).statement.executeQuery()) {
                     while (rs.next()) {
@@ -171,13 +172,12 @@ final class ListingWaves {
         LongList keep = new LongList();
         LongList missing = new LongList();
         for (Listing l : owned) {
-            for (Row old : l.converted) {
-                sweeper.emptyIfNoLongerDirectory(old, l.entries.get(l.byName().indexOf(old.name())).stat(),
-                        l.dir.path().resolve(old.name()));
+            for (Row old : l.convertedDirectories()) {
+                int at = l.byName().indexOf(old.name());
+                sweeper.emptyIfNoLongerDirectory(old, l.entry(at).stat(), l.pathOf(at));
             }
-            l.byName = null;                    // no longer needed; let a huge directory's index go
-            keep.addAll(l.keep);
-            missing.addAll(l.missing);
+            l.dropNameIndex();
+            l.collectMarks(keep, missing);
         }
         ctx.executeInChunks(ctx.q(st.keepRow), keep, "id");
         ctx.executeInChunks(ctx.q(st.markStale), missing, "id");
@@ -189,7 +189,7 @@ final class ListingWaves {
         if (!st.insertsReturnIds()) {
             // Only listings that inserted rows without learning their ids have them to record: an unchanged rescan
             // skips both statements.
-            List<Listing> readBack = owned.stream().filter(l -> !l.loaded && l.triedInserting > 0).toList();
+            List<Listing> readBack = owned.stream().filter(Listing::needsInsertedReadBack).toList();
             if (!readBack.isEmpty()) {
                 rows.recordInserted(readBack);
             }

@@ -47,10 +47,10 @@ final class MoveDetector {
         Long[][] keyOfNew = new Long[owned.size()][];  // each new entry's identity, worked out once
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
-            keyOfNew[w] = new Long[l.entries.size()];
-            for (int i = 0; i < l.entries.size(); i++) {
-                WalkedEntry e = l.entries.get(i);
-                Long key = l.ids[i] == 0 && e.isReadable() ? WriteContext.keyOf(e.stat()) : null;
+            keyOfNew[w] = new Long[l.size()];
+            for (int i = 0; i < l.size(); i++) {
+                WalkedEntry e = l.entry(i);
+                Long key = !l.hasRow(i) && e.isReadable() ? WriteContext.keyOf(e.stat()) : null;
                 if (key != null) {
                     keys.add(key);
                     keyOfNew[w][i] = key;
@@ -61,9 +61,9 @@ final class MoveDetector {
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
             Set<Long> above = null;
-            for (int i = 0; i < l.entries.size(); i++) {
-                WalkedEntry e = l.entries.get(i);
-                if (l.ids[i] != 0 || !e.isReadable()) {
+            for (int i = 0; i < l.size(); i++) {
+                WalkedEntry e = l.entry(i);
+                if (l.hasRow(i) || !e.isReadable()) {
                     continue;
                 }
                 Long key = keyOfNew[w][i];
@@ -72,14 +72,11 @@ final class MoveDetector {
                     continue;
                 }
                 if (above == null) {
-                    above = new HashSet<>(ctx.locate(l.dir.id()).ids());
+                    above = new HashSet<>(ctx.locate(l.dir().id()).ids());
                 }
-                Moved m = byKey ? tryMove(l.dir, e, above) : tryMoveByFingerprint(l.dir, e);
+                Moved m = byKey ? tryMove(l.dir(), e, above) : tryMoveByFingerprint(l.dir(), e);
                 if (m != null) {
-                    l.ids[i] = m.id();
-                    l.seen[i] = Listing.MOVED;
-                    l.moved++;
-                    l.back += m.descendantsBack();
+                    l.movedHere(i, m.id(), m.descendantsBack());
                 }
             }
         }

@@ -33,9 +33,9 @@ final class PartedListings {
      * leave listable, and whether this scan owned the directory for all of them.
      */
     static final class PartTally {
-        long listable;
-        boolean lost;
-        long added, modified, moved, unchanged, skipped;
+        private long listable;
+        private boolean lost;
+        private long added, modified, moved, unchanged, skipped;
 
         /** What the whole listing did, once its last part is applied; its subdirectories went with each part. */
         Applied applied() {
@@ -67,17 +67,17 @@ final class PartedListings {
             Listing l = new Listing(dir, part, true);
             waves.applyWave(List.of(l));
             // A fresh directory has no rows but its parts' own (and a newer partial scan's trunk): none is missing.
-            if (l.owned && last && !l.fresh) {
+            if (l.isOwned() && last && !l.isFresh()) {
                 markMissing(dir, parts.listable + l.listable());
             }
             return l;
         });
         Applied a = applied.result();
-        parts.lost = !applied.owned;
+        parts.lost = !applied.isOwned();
         if (last || parts.lost) {
             freshDirs.remove(dir.id());
         }
-        parts.listable += applied.owned ? applied.listable() : 0;
+        parts.listable += applied.isOwned() ? applied.listable() : 0;
         parts.add(a);
         return a;
     }

@@ -50,12 +50,12 @@ final class RowUpdater {
         });
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
-            for (int i = 0; i < l.entries.size(); i++) {
-                byte seen = l.seen[i];
-                if (seen == Listing.CHANGED || seen == Listing.REWRITE || seen == Listing.REVIVED) {
-                    WalkedEntry e = l.entries.get(i);
-                    ctx.bindEntry(seen == Listing.REVIVED ? revive : live, 0, e.name(), e.stat()).set("id", l.ids[i]);
-                    (seen == Listing.REVIVED ? revivals : liveUpdates).add(((long) w << 32) | i);
+            for (int i = 0; i < l.size(); i++) {
+                if (l.needsUpdate(i)) {
+                    WalkedEntry e = l.entry(i);
+                    boolean revival = l.isRevival(i);
+                    ctx.bindEntry(revival ? revive : live, 0, e.name(), e.stat()).set("id", l.idAt(i));
+                    (revival ? revivals : liveUpdates).add(((long) w << 32) | i);
                 }
             }
         }
@@ -70,17 +70,10 @@ final class RowUpdater {
     void recordUpdated(List<Listing> owned, long tag) throws SQLException {
         Listing l = owned.get((int) (tag >>> 32));
         int at = (int) tag;
-        if (l.seen[at] == Listing.REWRITE) {
-            l.unchanged++;
-            return;
+        ChangeType type = l.updated(at);
+        if (type != null) {
+            log.change(l.idAt(at), type, l.entry(at).stat().kind().name(), l.pathOf(at), null);
         }
-        ChangeType type = l.seen[at] == Listing.REVIVED ? ChangeType.ADDED : ChangeType.MODIFIED;
-        if (type == ChangeType.ADDED) {
-            l.revived++;
-        } else {
-            l.modified++;
-        }
-        log.change(l.ids[at], type, l.entries.get(at).stat().kind().name(), l.pathOf(at), null);
     }
 
     /**
@@ -91,13 +84,12 @@ final class RowUpdater {
     void reviveGoneSinceRead(List<Listing> owned, long tag) throws SQLException {
         Listing l = owned.get((int) (tag >>> 32));
         int at = (int) tag;
-        WalkedEntry e = l.entries.get(at);
-        Row now = ctx.find(l.dir.id(), e.name());
+        WalkedEntry e = l.entry(at);
+        Row now = ctx.find(l.dir().id(), e.name());
         if (now != null && now.orphan() && now.scanId() <= scan) {
             Sql.Bound revive = ctx.q(st.updateChild);
             if (ctx.bindEntry(revive, 0, e.name(), e.stat()).set("id", now.id()).statement.executeUpdate() == 1) {
-                l.ids[at] = now.id();
-                l.seen[at] = Listing.REVIVED;
+                l.revivedAs(at, now.id());
                 recordUpdated(owned, tag);
                 return;
             }
@@ -112,10 +104,9 @@ final class RowUpdater {
     void reinsert(List<Listing> owned, long tag) throws SQLException {
         Listing l = owned.get((int) (tag >>> 32));
         int at = (int) tag;
-        WalkedEntry e = l.entries.get(at);
-        l.ids[at] = 0;
-        l.tryInserting(at);
-        ctx.bindEntry(ctx.q(st.upsertChild), l.dir.id(), e.name(), e.stat()).statement.executeUpdate();
+        WalkedEntry e = l.entry(at);
+        l.reinsertAt(at);
+        ctx.bindEntry(ctx.q(st.upsertChild), l.dir().id(), e.name(), e.stat()).statement.executeUpdate();
         if (st.insertsReturnIds()) {
             recordReinserted(l, at);
         }
@@ -126,10 +117,10 @@ final class RowUpdater {
      * insert, nothing reads this transaction's new rows back, so a re-inserted row is recorded here.
      */
     void recordReinserted(Listing l, int at) throws SQLException {
-        WalkedEntry e = l.entries.get(at);
-        Row now = ctx.find(l.dir.id(), e.name());
+        WalkedEntry e = l.entry(at);
+        Row now = ctx.find(l.dir().id(), e.name());
         if (now != null && now.scanId() == scan && now.id() > log.floor()) {
-            l.inserted++;
+            l.reinserted();
             log.changeIn(now.id(), ChangeType.ADDED, now.kind(), l.dirPath(), e.name(), null);
         }
     }

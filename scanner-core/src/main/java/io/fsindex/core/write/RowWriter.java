@@ -50,15 +50,15 @@ final class RowWriter {
         LongList toLoad = new LongList();      // listing << 32 | entry, in each listing's insert order
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
-            l.loaded = loading && l.fresh;
+            boolean load = l.useLoader(loading);
             for (int i : l.insertOrder()) {
-                WalkedEntry e = l.entries.get(i);
-                if (!e.isReadable() || l.ids[i] != 0) {
+                WalkedEntry e = l.entry(i);
+                if (!e.isReadable() || l.hasRow(i)) {
                     continue;
                 }
                 l.tryInserting(i);
                 ctx.countInserted();
-                if (l.loaded) {
+                if (load) {
                     toLoad.add(((long) w << 32) | i);
                     continue;
                 }
@@ -91,12 +91,12 @@ final class RowWriter {
             long[] ids = st.bulkLoader.newIds(c, rows.size());
             for (int k = 0; k < rows.size(); k++) {
                 Listing l = owned.get((int) (rows.get(k) >>> 32));
-                WalkedEntry e = l.entries.get((int) rows.get(k));
+                WalkedEntry e = l.entry((int) rows.get(k));
                 FileStat stat = e.stat();
                 if (ids != null) {
                     loadText.value(ids[k]);
                 }
-                loadText.value(l.dir.id()).value(e.name()).value(stat.kind().name())
+                loadText.value(l.dir().id()).value(e.name()).value(stat.kind().name())
                         .value(stat.size()).value(stat.mtimeNanos()).value(stat.linkTarget()).value(WriteContext.keyOf(stat))
                         .value(scan).value(stat.isDirectory() ? scan : 0).endRow();  // claimed, see claimSubdirectories
             }
@@ -111,9 +111,8 @@ final class RowWriter {
             for (int k = 0; k < rows.size(); k++) {
                 Listing l = owned.get((int) (rows.get(k) >>> 32));
                 int i = (int) rows.get(k);
-                WalkedEntry e = l.entries.get(i);
-                l.ids[i] = ids[k];
-                l.inserted++;
+                WalkedEntry e = l.entry(i);
+                l.inserted(i, ids[k]);
                 log.changeIn(ids[k], ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
             }
             ctx.countLoaded(rows.size());
@@ -130,14 +129,14 @@ final class RowWriter {
         Map<ChildKey, Integer> byName = st.insertsReturnIds() ? new HashMap<>() : null;
         for (int k = from; k < from + n; k++) {
             Listing l = rowOf[k];
-            WalkedEntry e = l.entries.get(entryOf[k]);
+            WalkedEntry e = l.entry(entryOf[k]);
             String[] names = Statements.ROW_PARAMS[k - from];
-            insert.set(names[0], l.dir.id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
+            insert.set(names[0], l.dir().id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
                     .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
                     .set(names[5], e.stat().linkTarget()).set(names[6], WriteContext.keyOf(e.stat()))
                     .set(names[7], e.stat().isDirectory() ? scan : 0L);    // claimed, see claimSubdirectories
             if (byName != null) {
-                byName.put(new ChildKey(l.dir.id(), e.name()), k);
+                byName.put(new ChildKey(l.dir().id(), e.name()), k);
             }
         }
         insert.set("scan", scan);
@@ -150,9 +149,8 @@ final class RowWriter {
             while (rs.next()) {
                 int k = byName.get(new ChildKey(rs.getLong(2), rs.getString(3)));
                 Listing l = rowOf[k];
-                WalkedEntry e = l.entries.get(entryOf[k]);
-                l.ids[entryOf[k]] = rs.getLong(1);
-                l.inserted++;
+                WalkedEntry e = l.entry(entryOf[k]);
+                l.inserted(entryOf[k], rs.getLong(1));
                 returned++;
                 log.changeIn(rs.getLong(1), ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
             }
@@ -177,16 +175,16 @@ final class RowWriter {
             // A part of a huge directory: probing its own names is cheap, going through every row below the
             // directory (as the statement over directories does) would cost the whole directory per part.
             long[] count = {0};
-            ScanStatements.inPieces(part.triedNames, st.insertedNamed, (names, n) -> {
-                try (ResultSet rs = ctx.forNames(st.insertedNamed, part.dir.id(), names, n).set("floor", log.floor())
+            ScanStatements.inPieces(part.triedNames(), st.insertedNamed, (names, n) -> {
+                try (ResultSet rs = ctx.forNames(st.insertedNamed, part.dir().id(), names, n).set("floor", log.floor())
                         .set("scan", scan).statement.executeQuery()) {
                     rs.next();
                     count[0] += rs.getLong(1);
                 }
             });
-            counts.put(part.dir.id(), count[0]);
+            counts.put(part.dir().id(), count[0]);
         } else {
-            long[] dirIds = owned.stream().mapToLong(l -> l.dir.id()).toArray();
+            long[] dirIds = owned.stream().mapToLong(l -> l.dir().id()).toArray();
             try (ResultSet rs = ctx.forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", log.floor())
                     .set("scan", scan).statement.executeQuery()) {
                 while (rs.next()) {
@@ -196,18 +194,18 @@ final class RowWriter {
         }
         List<Listing> withRows = new ArrayList<>();
         for (Listing l : owned) {
-            l.inserted = counts.getOrDefault(l.dir.id(), 0L);
-            if (l.inserted > 0) {
+            l.setInserted(counts.getOrDefault(l.dir().id(), 0L));
+            if (l.insertedCount() > 0) {
                 withRows.add(l);
             }
         }
         if (withRows.isEmpty()) {
             return;
         }
-        withRows.sort(java.util.Comparator.comparingLong(l -> l.dir.id()));
-        log.added(withRows.stream().mapToLong(l -> l.dir.id()).toArray(),
-                withRows.stream().map(l -> l.dir.path().toString()).toArray(String[]::new),
-                withRows.stream().mapToLong(l -> l.inserted).toArray(),
-                part != null ? part.triedNames : null);
+        withRows.sort(java.util.Comparator.comparingLong(l -> l.dir().id()));
+        log.added(withRows.stream().mapToLong(l -> l.dir().id()).toArray(),
+                withRows.stream().map(Listing::dirPath).toArray(String[]::new),
+                withRows.stream().mapToLong(Listing::insertedCount).toArray(),
+                part != null ? part.triedNames() : null);
     }
 }
