@@ -19,7 +19,7 @@ import java.util.concurrent.TimeoutException;
 public final class DefaultScanSession implements ScanSession {
     private final Scan scan;
     private final Path root;
-    public final CompletableFuture<ScanResult> done = new CompletableFuture<>();
+    private final CompletableFuture<ScanResult> done = new CompletableFuture<>();
 
     public DefaultScanSession(Scan scan, Path root) {
         this.scan = scan;
@@ -94,5 +94,15 @@ public final class DefaultScanSession implements ScanSession {
     @Override
     public String toString() {
         return "scan " + scanId() + " of " + root;
+    }
+
+    /** Ends the session with the scan's result: {@link #await} returns it. */
+    void complete(ScanResult result) {
+        done.complete(result);
+    }
+
+    /** Ends the session with the scan's failure: {@link #await} throws it. */
+    void fail(Throwable failure) {
+        done.completeExceptionally(failure);
     }
 }

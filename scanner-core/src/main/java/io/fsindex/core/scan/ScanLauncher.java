@@ -174,12 +174,12 @@ public final class ScanLauncher {
             }
             logOutcome(scan.scanId(), session.root(), state, r, failure);
             if (failure == null) {
-                session.done.complete(r);
+                session.complete(r);
             } else {
-                session.done.completeExceptionally(failure);
+                session.fail(failure);
             }
         } catch (SQLException | RuntimeException e) {
-            session.done.completeExceptionally(e);
+            session.fail(e);
         } finally {
             lifecycle.stopBeating(scan.scanId());
             running.remove(session);
