@@ -3,7 +3,6 @@ package io.fsindex.benchmarks;
 import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
 import java.nio.file.Path;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -26,36 +25,53 @@ final class HugeRoot {
         double seconds(Path dir) throws Exception;
     }
 
-    /** A timed scan of {@code root} into {@code index}, added to {@code into}. */
-    interface TimedScan {
-        ScanResult scan(FsIndex index, Path root, Bench.Series into, String what);
-    }
-
     /** Seconds of each kind of run, medians taken by the caller's report. */
-    record Measured(Bench.Series baseline, Bench.Series parent, Bench.Series root) {
+    record Measured(Series baseline, Series parent, Series root) {
     }
 
-    private HugeRoot() {
+    private final BenchRun run;
+    private final Path parent;
+    private final long n;
+
+    /** The scenario on the directory {@code parent/files} of {@code n} files, which the caller generated. */
+    HugeRoot(BenchRun run, Path parent, long n) {
+        this.run = run;
+        this.parent = parent;
+        this.n = n;
+    }
+
+    /**
+     * Measures the scenario on one engine and adds its rows: both cold scans against the engine's baseline of the
+     * same directory and its cold-scan target, and the root's scan against its parent's.
+     */
+    void measure(String engine, String loader, String target, double maxRatio, Baseline baseline,
+                 Supplier<FsIndex> open, Step reset) throws Exception {
+        run.log(engine + ": the huge directory as root and its parent, " + run.runs + " run(s)");
+        Measured m = measure(engine, baseline, open, reset);
+        run.add(run.row("baseline (huge directory): " + loader, engine, n, m.baseline(), Double.NaN, "", "", null));
+        run.add(run.judgedOnlyAgainstTheRealBaseline(run.row("cold scan, the huge directory's parent", engine, n,
+                m.parent(), m.baseline().median(), "baseline (huge directory)", target, maxRatio)));
+        run.add(run.judgedOnlyAgainstTheRealBaseline(run.row("cold scan, huge directory as root", engine, n,
+                m.root(), m.baseline().median(), "baseline (huge directory)", target, maxRatio)));
+        run.add(run.row("huge root ÷ its parent", engine, n, m.root(), m.parent().median(), "parent scan", "", null));
     }
 
     /**
      * Runs {@code runs} times: the baseline, then a cold scan of the parent and one of the directory itself, each
      * into an empty index, in turns. {@code reset} empties the index before each scan.
      */
-    static Measured measure(String engine, Path parent, long n, int runs, Baseline baseline, Supplier<FsIndex> open,
-                            Step reset, TimedScan timed, BiConsumer<Boolean, String> expect)
-            throws Exception {
+    private Measured measure(String engine, Baseline baseline, Supplier<FsIndex> open, Step reset) throws Exception {
         Path dir = parent.resolve(DIRECTORY);
-        Measured m = new Measured(new Bench.Series(), new Bench.Series(), new Bench.Series());
-        for (int r = 0; r < runs; r++) {
+        Measured m = new Measured(new Series(), new Series(), new Series());
+        for (int r = 0; r < run.runs; r++) {
             m.baseline.add(baseline.seconds(dir), HeapMonitor.Usage.NONE);
             // Alternating which goes first spreads whatever the machine does meanwhile over both.
             for (boolean rootNow : r % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) {
                 reset.run();
                 try (FsIndex index = open.get()) {
-                    ScanResult s = timed.scan(index, rootNow ? dir : parent, rootNow ? m.root : m.parent,
+                    ScanResult s = run.timedScan(index, rootNow ? dir : parent, rootNow ? m.root : m.parent,
                             engine + " cold scan of the huge directory" + (rootNow ? " as root" : "'s parent"));
-                    expect.accept(s.added() >= n, engine + " scan of " + (rootNow ? dir : parent) + " added "
+                    run.expect(s.added() >= n, engine + " scan of " + (rootNow ? dir : parent) + " added "
                             + s.added() + " rows for " + n + " files");
                 }
             }

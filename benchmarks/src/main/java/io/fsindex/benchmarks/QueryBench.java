@@ -18,7 +18,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -87,16 +86,15 @@ public final class QueryBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path run = Files.createTempDirectory(workDir == null ? Path.of(System.getProperty("java.io.tmpdir")) : workDir,
-                "fsindex-query-bench-");
-        try {
-            Path root = Files.createDirectories(run.resolve("tree")).toRealPath();
-            TreeGenerator generator = new TreeGenerator(TreeGenerator.Shape.of(entries, seed));
-            TreeGenerator.Stats stats = generator.generate(root, 2);
+        try (Scratch scratch = Scratch.create(workDir, "fsindex-query-bench-", false)) {
+            Path run = scratch.dir();
+            Scratch.GeneratedTree tree = scratch.generateTree("tree", entries, seed);
+            Path root = tree.root();
+            TreeGenerator.Stats stats = tree.stats();
             long ranged = spreadSizesAndTimes(root);
             progress.printf("generated %d entries under %s; %d files sized and dated%n", stats.entries(), root,
                     ranged);
-            Path part = generator.topLevelDirectories(root).get(0);
+            Path part = tree.generator().topLevelDirectories(root).get(0);
             Baseline base = baselines(run, root, part);
             out.printf("| question (%d entries) | engine | baseline | baseline (s) | fsindex (s) | ratio | target |%n",
                     stats.entries());
@@ -109,8 +107,6 @@ public final class QueryBench implements Callable<Integer> {
             rows.forEach(out::println);
             out.flush();
             return 0;
-        } finally {
-            deleteTree(run);
         }
     }
 
@@ -265,14 +261,6 @@ public final class QueryBench implements Callable<Integer> {
     private static void expect(boolean holds, String message) {
         if (!holds) {
             throw new IllegalStateException(message);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 

@@ -1,13 +1,19 @@
 package io.fsindex.benchmarks;
 
+import io.fsindex.api.ScanOptions;
+import io.fsindex.api.ScanResult;
+import io.fsindex.api.ScanScope;
+import io.fsindex.core.FsIndex;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -20,7 +26,55 @@ final class ScopeBench {
             ".DS_Store", "__pycache__/", "*.pyc", "/proc", "build/", "target/", ".cache/", "*.bak", "**/tmp/**",
             "[Cc]ore", "*.o", ".Trash-*/", "lost+found/", "*.part");
 
-    private ScopeBench() {
+    private final BenchRun run;
+
+    ScopeBench(BenchRun run) {
+        this.run = run;
+    }
+
+    /**
+     * Cold scans of {@code tree} on one engine with no rules, with twenty patterns that exclude nothing, and with
+     * patterns that exclude about half the tree, in turn in each run, each into an empty index ({@code reset}
+     * empties it); adds the three rows.
+     */
+    void measure(Path tree, long n, String engine, Supplier<FsIndex> open, HugeRoot.Step reset) throws Exception {
+        Map.Entry<List<String>, Long> half = half(tree);
+        Series none = new Series();
+        Series twenty = new Series();
+        Series halved = new Series();
+        ScanScope nothing = ScanScope.defaults().withExcludes(NOTHING);
+        ScanScope halfOut = ScanScope.defaults().withExcludes(half.getKey());
+        for (int r = 0; r < run.runs; r++) {
+            long all = 0;
+            for (int kind = 0; kind < 3; kind++) {
+                reset.run();
+                try (FsIndex index = open.get()) {
+                    String what = engine + " run " + (r + 1) + "/" + run.runs + ": cold scan, "
+                            + (kind == 0 ? "no rules" : kind == 1 ? "20 patterns excluding nothing"
+                            : half.getKey().size() + " patterns excluding " + half.getValue() + " entries");
+                    run.log(what);
+                    run.heapBegin();
+                    long t0 = System.nanoTime();
+                    ScanResult result = index.scan(tree, kind == 0 ? ScanOptions.defaults()
+                            : ScanOptions.defaults().withScope(kind == 1 ? nothing : halfOut));
+                    double seconds = BenchRun.secondsSince(t0);
+                    (kind == 0 ? none : kind == 1 ? twenty : halved).add(seconds, run.heapEnd());
+                    run.log(String.format(Locale.ROOT, "%s: %.2f s (added %d)", what, seconds, result.added()));
+                    if (kind == 0) {
+                        all = result.added();
+                    } else if (kind == 1) {
+                        run.expect(result.added() == all, "the 20 patterns excluded " + (all - result.added())
+                                + " entries");
+                    }
+                }
+            }
+            reset.run();
+        }
+        run.add(run.row("scope: cold scan, no rules", engine, n, none, Double.NaN, "", "", null));
+        run.add(run.row("scope: 20 patterns excluding nothing", engine, n, twenty, none.median(), "no rules",
+                "≤ 1.05", 1.05));
+        run.add(run.row("scope: half the tree excluded (" + half.getValue() + " entries)", engine, n, halved,
+                none.median(), "no rules", "≤ 0.6", 0.6));
     }
 
     /**

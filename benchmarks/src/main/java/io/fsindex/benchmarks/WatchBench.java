@@ -81,14 +81,13 @@ public final class WatchBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path run = Files.createTempDirectory(workDir == null ? Path.of(System.getProperty("java.io.tmpdir")) : workDir,
-                "fsindex-watch-bench-");
         List<Result> results = new ArrayList<>();
-        try {
+        try (Scratch scratch = Scratch.create(workDir, "fsindex-watch-bench-", false)) {
+            Path run = scratch.dir();
             for (String engine : engines) {
-                Path root = Files.createDirectories(run.resolve("tree-" + engine)).toRealPath();
-                TreeGenerator.Stats stats = new TreeGenerator(TreeGenerator.Shape.of(entries, seed)).generate(root, 2);
-                progress.printf("generated %d entries under %s%n", stats.entries(), root);
+                Scratch.GeneratedTree tree = scratch.generateTree("tree-" + engine, entries, seed);
+                Path root = tree.root();
+                progress.printf("generated %d entries under %s%n", tree.stats().entries(), root);
                 if (engine.equals("postgres")) {
                     try (PostgresServer pg = PostgresServer.startEmbedded(run.resolve("pg"))) {
                         results.add(measure(engine, root, FsIndex.builder().jdbcUrl(pg.url()).user(pg.user())));
@@ -98,8 +97,6 @@ public final class WatchBench implements Callable<Integer> {
                             FsIndex.builder().jdbcUrl("jdbc:sqlite:" + run.resolve("watch.db"))));
                 }
             }
-        } finally {
-            deleteTree(run);
         }
         out.println("| engine | entries | watched directories | watch start (initial scan) | one full rescan | changes"
                 + " | latency p50 | p99 | max | converged after writer stopped | idle CPU | scans while idle | heap"
@@ -338,13 +335,5 @@ public final class WatchBench implements Callable<Integer> {
 
     private static double seconds(long nanos) {
         return nanos / 1e9;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }
