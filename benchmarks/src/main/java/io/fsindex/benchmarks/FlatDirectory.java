@@ -18,7 +18,7 @@ final class FlatDirectory {
         this.run = run;
     }
 
-    /** Generates the directory, runs the baseline and the cold scan {@code runs} times (until one fails), deletes it. */
+    /** Generates the directory, runs the baseline and the cold scan each run (until one fails), deletes it. */
     void measure(TreeGenerator.Shape shape) throws Exception {
         long n = shape.entries();
         Path dir = run.resolve("flat");
