@@ -97,6 +97,30 @@ public abstract class ScanRaceConformanceTest extends IndexTest {
         assertThat(invariants.staleRows()).isEmpty();
     }
 
+    // Protocol: a move never takes a name a newer scan wrote. A newer subtree scan's trunk can write one below a
+    // directory an older scan found empty when it claimed it, and whose rows that older scan therefore never reads.
+    @Test
+    void olderScanDoesNotMoveARowOntoANameANewerSubtreeScanWrote() throws Exception {
+        Path root = tree("b/", "c/", "c/x.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        PausingWalker walker = walker();
+        PausingWalker.Pause beforeB = walker.pauseBeforeListing(root.resolve("b"));
+
+        ScanSession older = index.startScan(root.resolve("b"), with(walker));
+        beforeB.awaitPaused();                     // has claimed b, which had no row below it
+        Files.move(root.resolve("c"), root.resolve("b/b"));
+        index.scan(root.resolve("b/b"));           // its trunk writes b/b under b
+        beforeB.release();
+        ScanResult resumed = older.await();        // finds c's directory at b/b: moving c's row there must not fail
+
+        assertThat(resumed.errors()).isEmpty();
+        index.scan(root);
+        assertIndexMatchesDisk(index, root);
+        assertThat(invariants.orphans()).isEmpty();
+        assertThat(invariants.staleRows()).isEmpty();
+    }
+
     // Protocol: a child is inserted only if no newer scan has listed its parent (parent.listed_by <= scan).
     @Test
     void olderScanDoesNotResurrectChildrenANewerScanSwept() throws Exception {

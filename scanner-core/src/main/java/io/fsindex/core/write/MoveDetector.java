@@ -176,6 +176,9 @@ final class MoveDetector {
 
     /** Moves row {@code old} (now at {@code oldPath}) to entry {@code e} in {@code dir}, and records the move. */
     Moved retarget(Directory dir, WalkedEntry e, Row old, Path oldPath) throws SQLException {
+        if (nameTaken(dir.id(), e.name())) {
+            return null;
+        }
         log.requireNotInsertedMeanwhile(old.id(), old.scanId());
         log.settleAdded();                      // the row may be one this transaction inserted and holds as added
         Path newPath = dir.path().resolve(e.name());
@@ -192,6 +195,17 @@ final class MoveDetector {
             ctx.q(st.clearSubtreeGone).set("top", old.id()).set("since", old.goneAt()).statement.executeUpdate();
         }
         return new Moved(old.id(), back);
+    }
+
+    /**
+     * True if a row already holds {@code name} in directory {@code dir}. Only a newer partial scan's trunk can have
+     * put it there since this listing read the directory's rows (or, for a directory this scan found empty, read
+     * none): what that scan wrote stands, so the entry's old row stays where it is for a scan of its old place.
+     */
+    private boolean nameTaken(long dir, String name) throws SQLException {
+        try (ResultSet rs = ctx.forNames(st.childrenNamed, dir, new String[] {name}, 1).statement.executeQuery()) {
+            return rs.next();
+        }
     }
 
     /** A row {@link #tryMove} moved, and how many of its descendants came back into the index with it. */
