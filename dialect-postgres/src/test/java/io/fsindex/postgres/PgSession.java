@@ -113,10 +113,15 @@ final class PgSession implements AutoCloseable {
         }
     }
 
-    /** Inserts a scans row and returns its id; later calls return larger ids, as with FsIndex.startScan. */
+    /**
+     * Inserts a scans row and returns its id; later calls return larger ids, as with FsIndex.startScan, whose ids
+     * come from the counter row: an explicit id leaves the identity sequence behind, so this takes one the same way.
+     */
     long newScan() throws SQLException {
-        return queryLong("INSERT INTO " + t.scansName() + " (root, state, started_at) VALUES ('/', 'RUNNING', 0)"
-                + " RETURNING id");
+        long id = queryLong("UPDATE " + t.scanIdsName() + " SET last_id = GREATEST(last_id,"
+                + " (SELECT COALESCE(MAX(id), 0) FROM " + t.scansName() + ")) + 1 WHERE id = 1 RETURNING last_id");
+        return queryLong("INSERT INTO " + t.scansName() + " (id, root, state, started_at)"
+                + " VALUES (?, '/', 'RUNNING', 0) RETURNING id", id);
     }
 
     /**

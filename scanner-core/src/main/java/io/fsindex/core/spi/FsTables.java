@@ -226,6 +226,11 @@ public final class FsTables {
         return names.scansName();
     }
 
+    /** The name of the one-row table scan ids are allocated from in start order. */
+    public String scanIdsName() {
+        return names.scanIdsName();
+    }
+
     /** The content table's name. */
     public String contentsName() {
         return names.contentsName();
