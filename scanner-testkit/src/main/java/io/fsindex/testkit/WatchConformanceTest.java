@@ -307,9 +307,9 @@ public abstract class WatchConformanceTest extends IndexTest {
 
     // Full scans of the same root by another process (a child JVM with its own connections) while the watch runs
     // and the tree changes: the index equals the tree, the feed replays to it, nothing is left stale, and every scan
-    // of both processes succeeds.
+    // of both processes succeeds. Protected so that a mode with a known defect can disable it, visibly.
     @Test
-    void fullScansFromAnotherProcessWhileTheWatchRunsBreakNoGuarantee() throws Exception {
+    protected void fullScansFromAnotherProcessWhileTheWatchRunsBreakNoGuarantee() throws Exception {
         Path root = tree();
         SeededChurn churn = new SeededChurn(root, List.of("p", "q"), new Random(7));
         churn.populate(200);
