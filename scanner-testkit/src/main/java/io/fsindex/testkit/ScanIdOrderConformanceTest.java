@@ -76,7 +76,7 @@ public abstract class ScanIdOrderConformanceTest extends IndexTest {
     void aVersion5IndexIsUpgradedAndItsCounterStartsPastItsScans() throws Exception {
         String prefix = TestDatabase.freshPrefix();
         TestDatabase db = database();
-        SchemaScripts.apply(db.jdbcUrl(), db.user(), db.password(), prefix, 1, 5);
+        SchemaScripts.apply(db.builder(prefix), 1, 5);
         RawIndex raw = new RawIndex(db, prefix);
         raw.update("INSERT INTO ${prefix}scans (id, root, state, started_at, heartbeat_at) VALUES (40, '/old',"
                 + " 'COMPLETED', 1, 1)");
