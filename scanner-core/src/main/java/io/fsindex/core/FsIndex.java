@@ -109,15 +109,10 @@ public final class FsIndex implements IndexReader {
     }
 
     /**
-     * Builds an index from properties, one per {@link Builder} setting: {@code fsindex.url} (required),
-     * {@code fsindex.user}, {@code fsindex.password}, {@code fsindex.tablePrefix}, {@code fsindex.schemaMode}
-     * ({@code migrate} or {@code validate}), {@code fsindex.retryTimeout}, {@code fsindex.orphanRetention} (durations
-     * such as {@code 90s}, {@code 5m}, {@code 1h30m}, {@code 7d} or ISO-8601 {@code PT1H}; see {@link Durations}),
-     * {@code fsindex.changeFeedCapacity}, {@code fsindex.scanLease}, {@code fsindex.maxPoolSize} and
-     * {@code fsindex.scanIdAllocation} ({@code ordered} or {@code native}).
-     * {@code fsindex.retryTimeoutSeconds}, the older spelling of {@code fsindex.retryTimeout}, still takes a number
-     * of seconds. Keys outside {@code fsindex.*} are ignored; an unknown {@code fsindex.*} key is an error, so a typo
-     * cannot go unnoticed.
+     * Builds an index from properties named {@code fsindex.} and a {@link Builder} setting ({@code fsindex.url},
+     * required, for the JDBC URL; the README's configuration table lists them all). Durations accept {@code 90s},
+     * {@code 5m}, {@code 1h30m} or ISO-8601 ({@link Durations}). Keys outside {@code fsindex.*} are ignored; an
+     * unknown {@code fsindex.*} key is an error, so a typo cannot go unnoticed.
      *
      * @param properties the settings
      * @return the open index
