@@ -57,6 +57,19 @@ final class PendingWork {
     }
 
     /**
+     * Directory {@code dir} appeared in the tree and was registered just now: what was made in it before that gave no
+     * event, and another scan may have recorded it as a directory meanwhile (so its parent's scan would not descend
+     * into it), so its subtree is scanned too, due with its parent's scan and ordered after it, so that a directory
+     * moved here is found moved by its parent's scan first.
+     */
+    synchronized void createdDirectory(Path dir, long now) {
+        Request r = requests.computeIfAbsent(dir, d -> newRequest(now));
+        r.last = now;
+        r.subtree = true;
+        notifyAll();
+    }
+
+    /**
      * Anything below {@code dir} may have changed unseen: its subtree is scanned, after {@code delayNanos} (0 for
      * as soon as the scan thread is free).
      */
@@ -82,8 +95,8 @@ final class PendingWork {
 
     /**
      * Takes the requests that are due, coalesced: directories with new entries first (so that a move between two
-     * directories is found from its new place, keeping its ids, before its old place is scanned), subtrees before
-     * what they cover.
+     * directories is found from its new place, keeping its ids, before its old place is scanned), each directory
+     * before those below it, subtrees in place of what they cover.
      */
     synchronized List<Work> takeDue(long now) {
         Map<Path, Request> due = new HashMap<>();
@@ -129,8 +142,7 @@ final class PendingWork {
         }
         List<Work> out = new ArrayList<>();
         due.forEach((path, r) -> out.add(new Work(path, r.subtree, r.created)));
-        out.sort(Comparator.comparing((Work w) -> !w.created()).thenComparing(w -> !w.subtree())
-                .thenComparing(Work::path));
+        out.sort(Comparator.comparing((Work w) -> !w.created()).thenComparing(Work::path));
         return out;
     }
 

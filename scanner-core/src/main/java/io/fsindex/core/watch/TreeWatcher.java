@@ -241,8 +241,11 @@ public final class TreeWatcher implements IndexWatch {
             boolean created = e.kind() == StandardWatchEventKinds.ENTRY_CREATE;
             pending.directory(dir, created, now);
             if (created && Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS) && !registration.leavesOut(child)) {
-                // At once, so what is created in it from now on is seen; the scan of dir lists it whole.
+                // At once, so what is created in it from now on is seen; the scan of dir lists it, and then (what
+                // was made in it before it was registered gave no event) a scan of its subtree.
+                environment.beforeRegistering().accept(child);
                 registration.registerTree(child);
+                pending.createdDirectory(child, now);
             } else if (e.kind() == StandardWatchEventKinds.ENTRY_DELETE) {
                 registry.forgetTree(child);
             }

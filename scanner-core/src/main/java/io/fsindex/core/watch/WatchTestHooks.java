@@ -46,6 +46,23 @@ public final class WatchTestHooks {
     }
 
     /**
+     * Starts a watch as {@link FsIndex#watch} does, but one that runs {@code beforeRegistering} on its event thread
+     * when a directory has been created in the tree, before it registers that directory, so a test can make entries
+     * in it that give no event, as they do on a busy machine.
+     *
+     * @param index             the index to keep current
+     * @param root              the directory to watch
+     * @param options           how to watch
+     * @param beforeRegistering gets each created directory before the watch registers it
+     * @return the running watch
+     */
+    public static IndexWatch startDelayingRegistration(FsIndex index, Path root, WatchOptions options,
+                                                       java.util.function.Consumer<Path> beforeRegistering) {
+        return TreeWatcher.start(index, root, options, new WatchEnvironment(Integer.MAX_VALUE,
+                WatchEnvironment.SYSTEM.fileStoreType(), beforeRegistering), java.util.List.of());
+    }
+
+    /**
      * Makes the watch handle an event-queue overflow for {@code dir}, as it handles one the JDK reports.
      *
      * @param watch a watch started by fsindex
