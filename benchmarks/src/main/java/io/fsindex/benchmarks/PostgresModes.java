@@ -29,6 +29,6 @@ enum PostgresModes {
 
     /** Groups of listings the index's scans applied in smaller transactions because theirs kept conflicting. */
     static long groupSplits(FsIndex index) {
-        return IndexInternals.of(index).db().groupSplits.sum();
+        return IndexInternals.of(index).db().groupSplits();
     }
 }

@@ -87,20 +87,20 @@ public final class FsIndex implements IndexReader {
     final ScanLauncher launcher;
     private volatile boolean closed;
 
-    FsIndex(Builder b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
-        this.tables = new TableNames(b.tablePrefix);
+    FsIndex(IndexConfig b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
+        this.tables = new TableNames(b.tablePrefix());
         Lazy<FsTables> jooqTables = new Lazy<>(() -> new FsTables(tables.prefix));
-        this.db = new Database(dataSource, dialect, b.retryTimeout, readOnly, b.serializableWrites);
+        this.db = new Database(dataSource, dialect, b.retryTimeout(), readOnly, b.serializableWrites());
         this.statements = new Lazy<>(() -> new Statements(dialect, jooqTables.get()));
         this.contentStatements = new Lazy<>(() -> new ContentStatements(dialect, jooqTables.get()));
-        this.walker = b.walker;
-        this.feedSettings = new FeedSettings(b.orphanRetention, b.changeFeedCapacity);
-        this.lifecycle = new ScanLifecycle(db, dialect, tables, jooqTables, b.scanLease,
-                b.scanIdAllocation == ScanIdAllocation.ORDERED);
+        this.walker = b.walker();
+        this.feedSettings = new FeedSettings(b.orphanRetention(), b.changeFeedCapacity());
+        this.lifecycle = new ScanLifecycle(db, dialect, tables, jooqTables, b.scanLease(),
+                b.scanIdAllocation() == ScanIdAllocation.ORDERED);
         this.reads = new IndexReads(db, statements, tables, jooqTables, lifecycle);
         this.scopes = new ScopeStore(db, tables);
         this.ownedDataSource = owned;
-        this.launcher = new ScanLauncher(db, statements, contentStatements, b.walker, feedSettings, lifecycle, scopes);
+        this.launcher = new ScanLauncher(db, statements, contentStatements, b.walker(), feedSettings, lifecycle, scopes);
     }
 
     /** Starts configuring an index. */
@@ -271,7 +271,7 @@ public final class FsIndex implements IndexReader {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
         requireOpen();
-        return io.fsindex.core.watch.TreeWatcher.start(this, root, options, db.read(db.connections::databaseFiles));
+        return io.fsindex.core.watch.TreeWatcher.start(this, root, options, db.read(db.connections()::databaseFiles));
     }
 
     /**
@@ -282,7 +282,7 @@ public final class FsIndex implements IndexReader {
      * @return the retries so far
      */
     public long transactionRetries() {
-        return db.retries.sum();
+        return db.retries();
     }
 
     /**
@@ -412,13 +412,13 @@ public final class FsIndex implements IndexReader {
         try {
             return new GarbageCollector(db, contentStatements.get()).collect(grace, onDeleted);
         } catch (SQLException e) {
-            throw new FsIndexException(db.dialect.name() + " error collecting garbage: " + e.getMessage(), e);
+            throw new FsIndexException(db.dialect().name() + " error collecting garbage: " + e.getMessage(), e);
         }
     }
 
     /** The name of the database engine this index uses, e.g. "SQLite". */
     public String databaseName() {
-        return db.dialect.name();
+        return db.dialect().name();
     }
 
     /**
@@ -472,7 +472,7 @@ public final class FsIndex implements IndexReader {
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
         public FsIndex build() {
-            return IndexOpener.open(this, false);
+            return IndexOpener.open(config(), false);
         }
 
         /**
@@ -493,7 +493,7 @@ public final class FsIndex implements IndexReader {
          * @throws FsIndexException              if no dialect serves the database or it cannot be opened
          */
         public IndexReader buildReader() {
-            FsIndex index = IndexOpener.open(this, true);
+            FsIndex index = IndexOpener.open(config(), true);
             return new ReadOnlyIndex(index.reads, index);
         }
     }

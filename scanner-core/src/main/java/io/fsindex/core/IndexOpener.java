@@ -17,41 +17,41 @@ final class IndexOpener {
     private IndexOpener() {
     }
 
-    static FsIndex open(FsIndex.Builder b, boolean readOnly) {
-        if (b.dataSource == null && b.jdbcUrl == null) {
+    static FsIndex open(IndexConfig b, boolean readOnly) {
+        if (b.dataSource() == null && b.jdbcUrl() == null) {
             throw new FsIndexConfigurationException("no database given: set the environment variable FSINDEX_URL,"
                     + " the property fsindex.url or the builder's jdbcUrl(...) to a JDBC URL such as"
                     + " jdbc:sqlite:index.db, or give the builder a dataSource(...)");
         }
-        if (b.dataSource != null && b.jdbcUrl != null) {
-            throw new FsIndexConfigurationException("both a JDBC URL (" + Dialects.redact(b.jdbcUrl) + ") and a"
+        if (b.dataSource() != null && b.jdbcUrl() != null) {
+            throw new FsIndexConfigurationException("both a JDBC URL (" + Dialects.redact(b.jdbcUrl()) + ") and a"
                     + " data source are set; set only one");
         }
-        if (b.dataSource != null && (b.maxPoolSize != 0 || b.metricRegistry != null)) {
-            throw new FsIndexConfigurationException((b.maxPoolSize != 0 ? "maxPoolSize" : "metricRegistry")
+        if (b.dataSource() != null && (b.maxPoolSize() != 0 || b.metricRegistry() != null)) {
+            throw new FsIndexConfigurationException((b.maxPoolSize() != 0 ? "maxPoolSize" : "metricRegistry")
                     + " applies to the pool fsindex opens for a JDBC URL, but a data source is set: size and"
                     + " observe that pool where the application configures it");
         }
-        Dialect d = b.dialect;
-        DataSource ds = b.dataSource;
+        Dialect d = b.dialect();
+        DataSource ds = b.dataSource();
         AutoCloseable owned = null;
         try {
             if (d == null) {
-                d = Dialects.forUrl(b.jdbcUrl != null ? b.jdbcUrl : urlOf(b.dataSource));
+                d = Dialects.forUrl(b.jdbcUrl() != null ? b.jdbcUrl() : urlOf(b.dataSource()));
             }
-            TablePrefixLimit.check(d, b.tablePrefix);
+            TablePrefixLimit.check(d, b.tablePrefix());
             if (ds == null) {
-                PoolOptions pool = new PoolOptions(b.maxPoolSize, b.metricRegistry);
-                ds = readOnly ? d.connections().openReadOnlyDataSource(b.jdbcUrl, b.user, b.password, pool)
-                        : d.connections().openDataSource(b.jdbcUrl, b.user, b.password, pool);
+                PoolOptions pool = new PoolOptions(b.maxPoolSize(), b.metricRegistry());
+                ds = readOnly ? d.connections().openReadOnlyDataSource(b.jdbcUrl(), b.user(), b.password(), pool)
+                        : d.connections().openDataSource(b.jdbcUrl(), b.user(), b.password(), pool);
                 owned = ds instanceof AutoCloseable a ? a : null;
             }
             FsIndex index = new FsIndex(b, ds, d, owned, readOnly);
             SchemaManager schema = new SchemaManager(index.db, index.tables,
-                    new ReferenceMode(d, b.plainForeignKeys));
-            if (b.schemaMode == SchemaMode.MIGRATE && !readOnly) {
+                    new ReferenceMode(d, b.plainForeignKeys()));
+            if (b.schemaMode() == SchemaMode.MIGRATE && !readOnly) {
                 schema.migrate();
-                new NameSearchSchema(index.db, index.tables).apply(b.nameSearchIndex);
+                new NameSearchSchema(index.db, index.tables).apply(b.nameSearchIndex());
             } else {
                 schema.validate();
             }
@@ -59,7 +59,7 @@ final class IndexOpener {
         } catch (SQLException e) {
             closeOwned(owned);
             throw new FsIndexException("cannot open the " + (d == null ? "" : d.name() + " ") + "database"
-                    + (b.jdbcUrl == null ? "" : " at " + Dialects.redact(b.jdbcUrl)) + ": " + e.getMessage(), e);
+                    + (b.jdbcUrl() == null ? "" : " at " + Dialects.redact(b.jdbcUrl())) + ": " + e.getMessage(), e);
         } catch (FsIndexException e) {
             closeOwned(owned);
             throw e;
@@ -67,7 +67,7 @@ final class IndexOpener {
             // e.g. the connection pool's own exceptions: still an FsIndexException, with the database named
             closeOwned(owned);
             throw new FsIndexException("cannot open the " + (d == null ? "" : d.name() + " ") + "database"
-                    + (b.jdbcUrl == null ? "" : " at " + Dialects.redact(b.jdbcUrl)) + ": " + e.getMessage(), e);
+                    + (b.jdbcUrl() == null ? "" : " at " + Dialects.redact(b.jdbcUrl())) + ": " + e.getMessage(), e);
         }
     }
 

@@ -21,30 +21,37 @@ import javax.sql.DataSource;
  * @param <B> the builder type each setter returns
  */
 abstract class IndexSettings<B extends IndexSettings<B>> {
-    String jdbcUrl;
-    String user;
-    String password;
-    DataSource dataSource;
-    Dialect dialect;
-    String tablePrefix = FsTables.DEFAULT_PREFIX;
-    SchemaMode schemaMode = SchemaMode.MIGRATE;
-    Walker walker = new NioWalker();
-    Duration retryTimeout = Duration.ofMinutes(5);
-    Duration orphanRetention = FeedSettings.DEFAULTS.orphanRetention();
-    long changeFeedCapacity = FeedSettings.DEFAULTS.feedCapacity();
-    Duration scanLease = Duration.ofMinutes(1);
-    ScanIdAllocation scanIdAllocation = ScanIdAllocation.ORDERED;
-    int maxPoolSize;
-    boolean nameSearchIndex;
-    Object metricRegistry;
-    boolean plainForeignKeys;
-    boolean serializableWrites;
+    private String jdbcUrl;
+    private String user;
+    private String password;
+    private DataSource dataSource;
+    private Dialect dialect;
+    private String tablePrefix = FsTables.DEFAULT_PREFIX;
+    private SchemaMode schemaMode = SchemaMode.MIGRATE;
+    private Walker walker = new NioWalker();
+    private Duration retryTimeout = Duration.ofMinutes(5);
+    private Duration orphanRetention = FeedSettings.DEFAULTS.orphanRetention();
+    private long changeFeedCapacity = FeedSettings.DEFAULTS.feedCapacity();
+    private Duration scanLease = Duration.ofMinutes(1);
+    private ScanIdAllocation scanIdAllocation = ScanIdAllocation.ORDERED;
+    private int maxPoolSize;
+    private boolean nameSearchIndex;
+    private Object metricRegistry;
+    private boolean plainForeignKeys;
+    private boolean serializableWrites;
 
     IndexSettings() {
     }
 
     /** This builder, typed as the caller holds it. */
     abstract B self();
+
+    /** What this builder holds now, for the index it opens. */
+    IndexConfig config() {
+        return new IndexConfig(jdbcUrl, user, password, dataSource, dialect, tablePrefix, schemaMode, walker,
+                retryTimeout, orphanRetention, changeFeedCapacity, scanLease, scanIdAllocation, maxPoolSize,
+                nameSearchIndex, metricRegistry, plainForeignKeys, serializableWrites);
+    }
 
 
     /**

@@ -25,7 +25,8 @@ public final class SchemaScripts {
      * user, password, table prefix and reference mode).
      */
     public static void apply(FsIndex.Builder b, int from, int to) throws SQLException {
-        apply(b.jdbcUrl, b.user, b.password, b.tablePrefix, from, to, b.plainForeignKeys);
+        IndexConfig c = b.config();
+        apply(c.jdbcUrl(), c.user(), c.password(), c.tablePrefix(), from, to, c.plainForeignKeys());
     }
 
     private static void apply(String jdbcUrl, String user, String password, String prefix, int from, int to,

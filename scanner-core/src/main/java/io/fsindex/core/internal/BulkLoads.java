@@ -45,7 +45,7 @@ public final class BulkLoads {
         } catch (SQLException e) {
             if (!loadRefused) {
                 LOG.info("scan {}: the {} bulk loader failed, so the transaction is retried and the rest of the scan"
-                        + " inserts row by row: {}", scan, db.dialect.name(), e.toString());
+                        + " inserts row by row: {}", scan, db.dialect().name(), e.toString());
             }
             loadRefused = true;
             throw e instanceof LoadRefused || db.isRetryable(e) ? e : new LoadRefused(e);

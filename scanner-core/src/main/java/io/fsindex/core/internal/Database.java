@@ -24,19 +24,19 @@ public final class Database {
         T run(Connection c) throws SQLException;
     }
 
-    final DataSource dataSource;
-    public final Dialect dialect;
+    private final DataSource dataSource;
+    private final Dialect dialect;
     /** The dialect's parts, asked for once. */
-    public final Connections connections;
-    public final ErrorClassifier errors;
-    public final DialectStatements statements;
+    private final Connections connections;
+    private final ErrorClassifier errors;
+    private final DialectStatements statements;
     private final Duration retryFor;
     /** Set for a read-only index: every connection refuses writes at the database level, and {@link #write} too. */
-    public final boolean readOnly;
+    private final boolean readOnly;
     /** Transactions run again because the database was busy, for {@code FsIndex.transactionRetries()}. */
-    public final LongAdder retries = new LongAdder();
+    private final LongAdder retries = new LongAdder();
     /** Groups of listings applied in smaller transactions because theirs kept conflicting ({@code GroupShrinker}). */
-    public final LongAdder groupSplits = new LongAdder();
+    private final LongAdder groupSplits = new LongAdder();
     /** Every write transaction runs at SERIALIZABLE ({@code FsIndex.Builder.serializableWrites}). */
     private final boolean serializable;
     /** The isolation level connections start at, read from the first one a serializable write used; -1 before. */
@@ -60,6 +60,46 @@ public final class Database {
         this.retryFor = retryFor;
         this.readOnly = readOnly;
         this.serializable = serializable;
+    }
+
+    /** The engine's dialect. */
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /** The dialect's sessions and transactions. */
+    public Connections connections() {
+        return connections;
+    }
+
+    /** The dialect's reading of the engine's errors. */
+    public ErrorClassifier errors() {
+        return errors;
+    }
+
+    /** The statements as this engine needs them. */
+    public DialectStatements statements() {
+        return statements;
+    }
+
+    /** Whether this is a read-only index's database: every connection refuses writes, and {@link #write} too. */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /** How many transactions ran again because the database was busy. */
+    public long retries() {
+        return retries.sum();
+    }
+
+    /** How many groups of listings were applied in smaller transactions because theirs kept conflicting. */
+    public long groupSplits() {
+        return groupSplits.sum();
+    }
+
+    /** Counts one group of listings split ({@code GroupShrinker}). */
+    public void countGroupSplit() {
+        groupSplits.increment();
     }
 
     public Connection connect() throws SQLException {

@@ -59,7 +59,7 @@ public final class IndexReads {
         this.statements = statements;
         this.tables = tables;
         this.lookups = new Lookups(tables);
-        this.queries = new Lazy<>(() -> new Queries(db.dialect, jooqTables.get(), statements.get(), lookups));
+        this.queries = new Lazy<>(() -> new Queries(db.dialect(), jooqTables.get(), statements.get(), lookups));
         this.lifecycle = lifecycle;
     }
 

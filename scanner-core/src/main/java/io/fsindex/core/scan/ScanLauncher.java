@@ -110,7 +110,7 @@ public final class ScanLauncher {
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c);
             throw new ScanFailedException("cannot start a scan of " + root + ": " + (e instanceof SQLException s
-                    ? db.describe(s) : db.dialect.name() + " error: " + e.getMessage()), e);
+                    ? db.describe(s) : db.dialect().name() + " error: " + e.getMessage()), e);
         }
     }
 
@@ -149,7 +149,7 @@ public final class ScanLauncher {
                 state = "FAILED";
                 message = String.valueOf(e.getMessage());
             } catch (SQLException e) {
-                failure = new ScanFailedException(db.dialect.name() + " error starting scan " + scan.scanId() + ": "
+                failure = new ScanFailedException(db.dialect().name() + " error starting scan " + scan.scanId() + ": "
                         + e.getMessage(), e);
                 state = "FAILED";
                 message = String.valueOf(e.getMessage());
@@ -164,7 +164,7 @@ public final class ScanLauncher {
                 // stopped, is taken for ABANDONED once its lease has run out.
                 ScanFailedException unrecorded = new ScanFailedException("scan " + scan.scanId() + " of "
                         + session.root() + " ended " + state + (r == null ? "" : " and its changes are committed")
-                        + ", but recording that in the " + db.dialect.name() + " database failed, also on a fresh"
+                        + ", but recording that in the " + db.dialect().name() + " database failed, also on a fresh"
                         + " connection: " + e.getMessage(), e);
                 if (failure != null) {
                     failure.addSuppressed(unrecorded);

@@ -225,7 +225,7 @@ public final class ScanLifecycle {
                     db.write(fresh, write);
                     return;
                 } catch (SQLException | RuntimeException again) {
-                    boolean lost = again instanceof SQLException s && db.errors.isConnectionLost(s);
+                    boolean lost = again instanceof SQLException s && db.errors().isConnectionLost(s);
                     if (!lost || attempt == FRESH_CONNECTION_TRIES) {
                         again.addSuppressed(first);
                         throw again instanceof SQLException s ? s

@@ -30,32 +30,32 @@ public final class NameSearchSchema {
 
     /** Creates the index if {@code wanted} and missing, drops it if not wanted and present. */
     public void apply(boolean wanted) throws SQLException {
-        Optional<NameSearchIndex> index = db.dialect.nameSearchIndex();
+        Optional<NameSearchIndex> index = db.dialect().nameSearchIndex();
         if (index.isEmpty()) {
             if (wanted) {
                 LOG.info("the {} dialect has no text index for name search; find narrows names by a plain scan",
-                        db.dialect.name());
+                        db.dialect().name());
             }
             return;
         }
         try (Connection c = db.connect()) {
-            db.connections.lockSchema(c, t.prefix);
+            db.connections().lockSchema(c, t.prefix);
             try {
                 db.write(c, conn -> {
                     boolean present = index.get().exists(c, t.prefix);
                     if (wanted && !present) {
                         LOG.info("creating the name search index of fsindex's tables {}* in the {} database",
-                                t.prefix, db.dialect.name());
+                                t.prefix, db.dialect().name());
                         run(c, index.get().create(t.prefix), true);
                     } else if (!wanted && present) {
                         LOG.info("dropping the name search index of fsindex's tables {}* in the {} database: the"
-                                + " nameSearchIndex setting is off", t.prefix, db.dialect.name());
+                                + " nameSearchIndex setting is off", t.prefix, db.dialect().name());
                         run(c, index.get().drop(t.prefix), false);
                     }
                     return null;
                 });
             } finally {
-                db.connections.unlockSchema(c, t.prefix);
+                db.connections().unlockSchema(c, t.prefix);
             }
         }
     }
@@ -70,7 +70,7 @@ public final class NameSearchSchema {
                         throw e;
                     }
                     throw new SchemaException("cannot " + (creating ? "create" : "drop") + " the name search index"
-                            + " of fsindex's tables " + t.prefix + "* in the " + db.dialect.name() + " database: "
+                            + " of fsindex's tables " + t.prefix + "* in the " + db.dialect().name() + " database: "
                             + e.getMessage() + "; the statement was: " + sql + (creating ? ". Have a user allowed to"
                             + " run it do so, or turn the nameSearchIndex setting off" : ""), e);
                 }

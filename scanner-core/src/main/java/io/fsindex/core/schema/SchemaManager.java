@@ -32,7 +32,7 @@ public final class SchemaManager {
 
     /** A schema manager for the default reference mode (enough for reading the version). */
     public SchemaManager(Database db, TableNames t) {
-        this(db, t, new ReferenceMode(db.dialect, false));
+        this(db, t, new ReferenceMode(db.dialect(), false));
     }
 
     /** A schema manager that creates the tables in {@code references}' mode and checks existing ones are in it. */
@@ -77,13 +77,13 @@ public final class SchemaManager {
 
     public void migrate() throws SQLException {
         try (Connection c = db.connect()) {
-            db.connections.lockSchema(c, t.prefix);
+            db.connections().lockSchema(c, t.prefix);
             try {
                 while (!upgraded(c)) {
                     // another connection created or upgraded the tables meanwhile: start again from what it left
                 }
             } finally {
-                db.connections.unlockSchema(c, t.prefix);
+                db.connections().unlockSchema(c, t.prefix);
             }
             check(c, CURRENT_VERSION);
         }
@@ -109,7 +109,7 @@ public final class SchemaManager {
                 }
                 for (int v = version + 1; v <= CURRENT_VERSION; v++) {
                     LOG.info("migrating fsindex's tables {}* in the {} database from version {} to {}", t.prefix,
-                            db.dialect.name(), v - 1, v);
+                            db.dialect().name(), v - 1, v);
                     apply(c, v);
                 }
                 from[0] = version;
@@ -117,7 +117,7 @@ public final class SchemaManager {
             });
             if (from[0] < CURRENT_VERSION) {
                 LOG.info("migrated fsindex's tables {}* in the {} database: now at version {} (were at {})",
-                        t.prefix, db.dialect.name(), CURRENT_VERSION, from[0]);
+                        t.prefix, db.dialect().name(), CURRENT_VERSION, from[0]);
             }
             return true;
         } catch (FailedStatement failed) {
@@ -130,7 +130,7 @@ public final class SchemaManager {
                 return false;
             }
             throw new SchemaException("cannot " + (failed.version == 1 ? "create" : "upgrade") + " fsindex's tables "
-                    + t.prefix + "* in the " + db.dialect.name() + " database (schema version " + failed.version
+                    + t.prefix + "* in the " + db.dialect().name() + " database (schema version " + failed.version
                     + "): " + failed.getCause().getMessage() + "; the statement was: " + failed.statement,
                     failed.getCause());
         }
@@ -161,13 +161,13 @@ public final class SchemaManager {
     public void validate() throws SQLException {
         try (Connection c = db.connect()) {
             int version = version(c);
-            if (version == 0 && db.readOnly) {
-                throw new SchemaException("no index in this " + db.dialect.name() + " database: no fsindex tables ("
+            if (version == 0 && db.readOnly()) {
+                throw new SchemaException("no index in this " + db.dialect().name() + " database: no fsindex tables ("
                         + t.prefix + "*) found, and a read-only handle never creates them; check the database and"
                         + " table prefix, or scan into it first");
             }
             if (version == 0) {
-                throw new SchemaException("no fsindex tables (" + t.prefix + "*) found in the " + db.dialect.name()
+                throw new SchemaException("no fsindex tables (" + t.prefix + "*) found in the " + db.dialect().name()
                         + " database, and the schema mode is VALIDATE: apply fsindex's schema scripts first, or open"
                         + " with SchemaMode.MIGRATE");
             }
@@ -213,7 +213,7 @@ public final class SchemaManager {
 
     private void apply(Connection c, int version) throws SQLException {
         String script = references.script(version).orElseThrow(() -> new SchemaException(
-                "the " + db.dialect.name() + " dialect has no schema script for version " + version));
+                "the " + db.dialect().name() + " dialect has no schema script for version " + version));
         try (Statement s = c.createStatement()) {
             for (String sql : statements(script, t.prefix)) {
                 try {
@@ -274,10 +274,10 @@ public final class SchemaManager {
             }
         }
         if (!problems.isEmpty()) {
-            throw new SchemaException("the fsindex tables in this " + db.dialect.name() + " database do not match"
+            throw new SchemaException("the fsindex tables in this " + db.dialect().name() + " database do not match"
                     + " schema version " + version + ": " + String.join("; ", problems));
         }
-        if (!db.readOnly) {
+        if (!db.readOnly()) {
             // A reader reads the same either way; a writer's scans rely on the mode's cascade and checks.
             references.check(c, t, tables.get(key(t.filesName())), version);
         }

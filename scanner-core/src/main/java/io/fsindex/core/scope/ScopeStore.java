@@ -209,7 +209,7 @@ public final class ScopeStore {
     private Set<Path> ownFiles(Connection c) throws SQLException {
         Set<Path> files = ownFiles;
         if (files == null) {
-            files = db.connections.databaseFiles(c);
+            files = db.connections().databaseFiles(c);
             ownFiles = files;
         }
         return files;

@@ -75,7 +75,7 @@ public final class BlockedDeletion extends RuntimeException {
         return new ScanFailedException(what + " found entries gone but cannot delete them: " + by + ". Nothing was"
                 + " deleted and the entries stay in the index; every scan that finds them gone fails the same way"
                 + " until the application deletes or repoints its rows that reference them, or declares its reference"
-                + " ON DELETE CASCADE or ON DELETE SET NULL (see the README, \"Store contract\"). " + db.dialect.name()
+                + " ON DELETE CASCADE or ON DELETE SET NULL (see the README, \"Store contract\"). " + db.dialect().name()
                 + " error: " + getMessage(), getCause());
     }
 

@@ -45,7 +45,7 @@ final class GroupShrinker {
             return ctx.write(conn -> waves.applyGroup(paths, dirs, listings), CONFLICTS_BEFORE_SPLIT);
         } catch (Database.KeepsConflicting e) {
             int half = paths.size() / 2;
-            ctx.db().groupSplits.increment();
+            ctx.db().countGroupSplit();
             LOG.info("scan {}: a group of {} listings conflicted with concurrent transactions {} times; applying it"
                     + " as groups of {} and {}", ctx.scan(), paths.size(), e.conflicts(), half, paths.size() - half);
             List<ListingWaves.GroupResult> out = new ArrayList<>(apply(paths.subList(0, half),

@@ -156,7 +156,7 @@ final class RowWriter {
             }
         }
         if (returned < n) {
-            db.statements.requireOnlyConflictsLeftOut(insert.statement);
+            db.statements().requireOnlyConflictsLeftOut(insert.statement);
         }
     }
 

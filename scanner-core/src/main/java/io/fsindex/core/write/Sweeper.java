@@ -188,7 +188,7 @@ final class Sweeper {
             rows = rs.getLong(1);
             depth = rs.getInt(2);
         }
-        int band = db.statements.maxCascadeDepth();
+        int band = db.statements().maxCascadeDepth();
         for (int below = depth - band; below > 0; below -= band) {
             BlockedDeletion.execute(ctx.q(deleteBelow).set(key, value).set("depth", below));
         }

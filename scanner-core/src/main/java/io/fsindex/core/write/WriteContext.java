@@ -315,7 +315,7 @@ final class WriteContext {
         } catch (BlockedDeletion e) {
             throw e.explain(c, db, st.t, "scan " + scan);
         } catch (SQLException e) {
-            throw new FsIndexException(db.dialect.name() + " error in scan " + scan + ": " + e.getMessage(), e);
+            throw new FsIndexException(db.dialect().name() + " error in scan " + scan + ": " + e.getMessage(), e);
         }
     }
 }
