@@ -46,7 +46,8 @@ public final class ContentStore {
             q.set("dir", dir).set("after", after);
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Unhashed(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+                    out.add(new Unhashed(rs.getLong("id"), rs.getString("name"), rs.getLong("size"),
+                            rs.getLong("mtime")));
                 }
             }
         }

@@ -107,9 +107,9 @@ public final class ScopeStore {
         try (PreparedStatement s = c.prepareStatement("SELECT path, rules, device FROM " + table);
              ResultSet rs = s.executeQuery()) {
             while (rs.next()) {
-                Path path = Path.of(rs.getString(1));
-                String rules = rs.getString(2);
-                long device = rs.getLong(3);
+                Path path = Path.of(rs.getString("path"));
+                String rules = rs.getString("rules");
+                long device = rs.getLong("device");
                 if (!rs.wasNull()) {
                     devices.put(path, device);
                 }
