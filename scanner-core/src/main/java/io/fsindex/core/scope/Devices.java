@@ -12,10 +12,15 @@ final class Devices {
      * the platform gives no such key.
      */
     static Long of(FileStat stat) {
-        if (stat == null || stat.fileKey() == null) {
+        return stat == null ? null : of(stat.fileKey());
+    }
+
+    /** As {@link #of(FileStat)}, from the file key itself ({@code BasicFileAttributes.fileKey()}). */
+    static Long of(Object fileKey) {
+        if (fileKey == null) {
             return null;
         }
-        String key = stat.fileKey().toString();
+        String key = fileKey.toString();
         int ino = key.indexOf(",ino=");
         if (!key.startsWith("(dev=") || ino < 6) {
             return null;

@@ -171,8 +171,7 @@ public final class ScopePlanner {
             }
             Long device = p.equals(root) ? rootDevice : deviceOrNull(walker, p);
             boolean mountPoint = device != null && parentDevice != null && !device.equals(parentDevice);
-            if (g.depth(p) >= g.scope.maxDepth() || mountPoint && (g.scope.oneFileSystem()
-                    || g.scope.prunedFsTypes().contains(fsType(p)))) {
+            if (ScopeRules.tooDeep(g, false, p) || mountPoint && ScopeRules.prunesMountPoint(g, p)) {
                 decision = ScopedWalker.Decision.PRUNED;
             }
             parentDevice = device;
@@ -184,14 +183,6 @@ public final class ScopePlanner {
         return new ScopeException("the rules stored for " + g.root + " exclude " + where + ": " + why
                 + "; nothing was scanned. Scan " + g.root + " to apply them, or change them (FsIndex.setScope,"
                 + " fsindex scope set)" + (where.equals(root) ? "" : " to scan " + root));
-    }
-
-    private static String fsType(Path p) {
-        try {
-            return java.nio.file.Files.getFileStore(p).type();
-        } catch (IOException | RuntimeException e) {
-            return "";
-        }
     }
 
     private static Long deviceOrNull(Walker walker, Path p) {

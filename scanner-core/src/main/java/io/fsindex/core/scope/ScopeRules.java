@@ -6,7 +6,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Which entries of a tree the stored rules leave out of the index: the one decision that a scan's walker
+ * Which entries of a tree the stored rules leave out of the index, and which directories a scan records but does not
+ * list (too deep, or a mount point pruned by {@code oneFileSystem} or by type): the one decision that a scan's walker
  * ({@link ScopedWalker}) applies to every listing and that a watch applies to the directories it registers, so the
  * two can never disagree. The rules of the nearest scope root at or above a directory govern it. Immutable and
  * thread-safe. Internal to fsindex.
@@ -48,12 +49,60 @@ public final class ScopeRules {
         return new ScopeRules(root, governing, inner);
     }
 
-    /** {@return true if these rules can leave nothing out} */
+    /** {@return true if these rules can neither leave out nor leave unlisted any directory} */
     public boolean isEmpty() {
-        if (!topScope.rules.isEmpty()) {
+        return listsEverything(topScope) && innerScopes.values().stream().allMatch(ScopeRules::listsEverything);
+    }
+
+    private static boolean listsEverything(ScopePlanner.Governing g) {
+        return g.rules.isEmpty() && g.scope.maxDepth() == Integer.MAX_VALUE && !g.scope.oneFileSystem()
+                && g.scope.prunedFsTypes().isEmpty();
+    }
+
+    /**
+     * Whether a scan lists directory {@code child}, found in a listing of its parent: not if the rules exclude it,
+     * nor if they record it without listing it (deeper than {@code maxDepth}, or a mount point that
+     * {@code oneFileSystem} or the pruned filesystem types leave unlisted).
+     *
+     * @param child           a directory strictly below the top these rules were made for
+     * @param fileKey         the child's file key as the platform gives it (device and inode on Unix), or null
+     * @param parentFileKey   its parent's, or null
+     * @return true if a scan lists it
+     */
+    public boolean lists(Path child, Object fileKey, Object parentFileKey) {
+        Path parent = child.getParent();
+        ScopePlanner.Governing parentScope = governing(parent);
+        if (excludes(parentScope, parentScope.relative(parent), child.getFileName().toString(), true)) {
             return false;
         }
-        return innerScopes.values().stream().allMatch(g -> g.rules.isEmpty());
+        ScopePlanner.Governing own = rootedAt(child);
+        ScopePlanner.Governing scope = own != null ? own : parentScope;
+        Long device = Devices.of(fileKey);
+        Long parentDevice = Devices.of(parentFileKey);
+        boolean mountPoint = device != null && parentDevice != null && !device.equals(parentDevice);
+        return !(mountPoint && prunesMountPoint(scope, child)) && !tooDeep(scope, own != null, child);
+    }
+
+    /** Whether {@code scope} records mount point {@code mountPoint} without listing it. */
+    static boolean prunesMountPoint(ScopePlanner.Governing scope, Path mountPoint) {
+        return scope.scope.oneFileSystem() || !scope.scope.prunedFsTypes().isEmpty()
+                && scope.scope.prunedFsTypes().contains(fsType(mountPoint));
+    }
+
+    /**
+     * Whether {@code scope} records {@code directory} without listing it as deeper than its {@code maxDepth}; a scope
+     * root of its own ({@code ownRoot}) starts counting again.
+     */
+    static boolean tooDeep(ScopePlanner.Governing scope, boolean ownRoot, Path directory) {
+        return !ownRoot && scope.depth(directory) >= scope.scope.maxDepth();
+    }
+
+    private static String fsType(Path p) {
+        try {
+            return java.nio.file.Files.getFileStore(p).type();
+        } catch (java.io.IOException | RuntimeException unknown) {
+            return "";
+        }
     }
 
     /**

@@ -2,11 +2,9 @@ package io.fsindex.core.scope;
 
 import io.fsindex.api.DirectoryListing;
 import io.fsindex.api.FileStat;
-import io.fsindex.api.ScanScope;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.api.Walker;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -112,15 +110,14 @@ public final class ScopedWalker implements Walker {
         }
         ScopePlanner.Governing scope = rules.governing(directory);
         String relative = scope.relative(directory);
-        int depth = scope.depth(directory);
         Long device = deviceOf(directory);
         Set<String> own = ownFiles.get(directory);
         delegate.list(directory, partSize, part -> parts.accept(
-                filter(directory, part, scope, relative, depth, device, own)));
+                filter(directory, part, scope, relative, device, own)));
     }
 
     private DirectoryListing filter(Path directory, DirectoryListing part, ScopePlanner.Governing scope,
-                                    String relative, int depth, Long device, Set<String> own) {
+                                    String relative, Long device, Set<String> own) {
         List<WalkedEntry> kept = null;                 // stays null while every entry is kept
         List<WalkedEntry> entries = part.entries();
         for (int i = 0; i < entries.size(); i++) {
@@ -129,7 +126,7 @@ public final class ScopedWalker implements Walker {
             boolean keep = (own == null || !own.contains(e.name()))
                     && !ScopeRules.excludes(scope, relative, e.name(), directoryEntry);
             if (keep && directoryEntry) {
-                decide(directory.resolve(e.name()), e.stat(), scope, depth + 1, device);
+                decide(directory.resolve(e.name()), e.stat(), scope, device);
             }
             if (!keep && kept == null) {
                 kept = new ArrayList<>(entries.subList(0, i));
@@ -141,7 +138,7 @@ public final class ScopedWalker implements Walker {
     }
 
     /** Decides, from what its parent's listing read, what the walk does with subdirectory {@code child}. */
-    private void decide(Path child, FileStat stat, ScopePlanner.Governing parentScope, int depth, Long parentDevice) {
+    private void decide(Path child, FileStat stat, ScopePlanner.Governing parentScope, Long parentDevice) {
         ScopePlanner.Governing own = rules.rootedAt(child);
         ScopePlanner.Governing scope = own != null ? own : parentScope;
         Long device = Devices.of(stat);
@@ -159,7 +156,7 @@ public final class ScopedWalker implements Walker {
         }
         if (device != null && parentDevice != null && !device.equals(parentDevice)) {
             devices.put(child, device);
-            if (scope.scope.oneFileSystem() || pruned(child, scope.scope)) {
+            if (ScopeRules.prunesMountPoint(scope, child)) {
                 decisions.put(child, Decision.PRUNED);
                 return;
             }
@@ -167,19 +164,8 @@ public final class ScopedWalker implements Walker {
                 foundMounts.put(child, device);
             }
         }
-        if (own == null && depth >= scope.scope.maxDepth()) {
+        if (ScopeRules.tooDeep(scope, own != null, child)) {
             decisions.put(child, Decision.PRUNED);
-        }
-    }
-
-    private static boolean pruned(Path mountPoint, ScanScope scope) {
-        if (scope.prunedFsTypes().isEmpty()) {
-            return false;
-        }
-        try {
-            return scope.prunedFsTypes().contains(Files.getFileStore(mountPoint).type());
-        } catch (IOException | RuntimeException unknown) {
-            return false;
         }
     }
 

@@ -60,22 +60,36 @@ final class DirectoryRegistry implements AutoCloseable {
         return key;
     }
 
+    /** Decides which directories a walk of the tree leaves out, from the file keys it read. */
+    interface LeftOut {
+        /**
+         * @param dir           the directory
+         * @param fileKey       its file key ({@code BasicFileAttributes.fileKey()}), or null
+         * @param parentFileKey its parent's, or null
+         * @return true to skip it and its subtree
+         */
+        boolean test(Path dir, Object fileKey, Object parentFileKey);
+    }
+
     /**
      * Registers {@code top} and every directory below it (links are not followed), again where registered already,
      * but for those {@code leftOut} names, which are skipped with their subtrees. A directory that cannot be
      * registered is skipped with its subtree; those are returned, at most one of them below another.
      */
-    List<Failure> registerTree(Path top, java.util.function.Predicate<Path> leftOut) {
+    List<Failure> registerTree(Path top, LeftOut leftOut) {
         List<Failure> failures = new ArrayList<>();
+        java.util.Deque<Object> keys = new java.util.ArrayDeque<>();   // the file keys of the directories walked into
         try {
             Files.walkFileTree(top, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    if (leftOut.test(dir)) {
+                    Object parentKey = keys.isEmpty() ? parentKey(dir) : keys.peek() == NO_KEY ? null : keys.peek();
+                    if (leftOut.test(dir, attrs.fileKey(), parentKey)) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     try {
                         register(dir);
+                        keys.push(attrs.fileKey() == null ? NO_KEY : attrs.fileKey());
                         return FileVisitResult.CONTINUE;
                     } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
                         // Gone since it was seen: its parent's scan finds it gone; nothing to watch.
@@ -84,6 +98,12 @@ final class DirectoryRegistry implements AutoCloseable {
                         failures.add(new Failure(dir, e));
                         return FileVisitResult.SKIP_SUBTREE;
                     }
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                    keys.pop();
+                    return FileVisitResult.CONTINUE;
                 }
 
                 @Override
@@ -103,6 +123,13 @@ final class DirectoryRegistry implements AutoCloseable {
             failures.add(new Failure(top, e));
         }
         return failures;
+    }
+
+    /** Stands in the stack of file keys for a directory the platform gives none for. */
+    private static final Object NO_KEY = new Object();
+
+    private static Object parentKey(Path dir) {
+        return dir.getParent() == null ? null : WatchedScope.fileKey(dir.getParent());
     }
 
     /** The directory a key watches now, or null if the key is no longer known. */

@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides what a watch registers: every directory of the tree but those the stored rules leave out, following changes
- * of the rules; and what cannot be registered (the kernel's watch limit, another registration error), which is
+ * Decides what a watch registers: every directory of the tree that its scans list (not those the stored rules
+ * exclude, nor those they record without listing: too deep, or a pruned mount point), following changes of the rules; and what cannot be registered (the kernel's watch limit, another registration error), which is
  * reported, scanned now and every {@code unwatchedRescanEvery}, and tried again each time.
  */
 final class Registration {
@@ -37,9 +37,12 @@ final class Registration {
         this.unwatchedRescanEvery = unwatchedRescanEvery;
     }
 
-    /** Whether the stored rules leave {@code dir} out, so that it is not registered. */
+    /**
+     * Whether a scan leaves {@code dir}, a directory that appeared in a registered (so listed) directory, unlisted
+     * under the stored rules, so that it is not registered.
+     */
     boolean leavesOut(Path dir) {
-        return scope.leavesOut(dir);
+        return scope.leavesOut(dir, WatchedScope.fileKey(dir), WatchedScope.fileKey(dir.getParent()));
     }
 
     /** How many subtrees could not be registered. */
