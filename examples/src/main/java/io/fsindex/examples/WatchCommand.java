@@ -29,9 +29,16 @@ final class WatchCommand extends FsIndexCli.IndexCommand {
             converter = FsIndexCli.DurationConverter.class,
             description = "also scan the whole tree this often, as a safety net, e.g. 6h (default 0: never)")
     Duration rescanEvery;
+    @Option(names = "--parallel-scans", paramLabel = "N", defaultValue = "" + WatchOptions.DEFAULT_PARALLEL_SCANS,
+            description = "scan up to N changed directories at once, each on its own database connection (default "
+                    + WatchOptions.DEFAULT_PARALLEL_SCANS + "; 1: one at a time)")
+    int parallelScans;
 
     @Override
     public Integer call() throws InterruptedException {
+        if (parallelScans < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--parallel-scans must be at least 1");
+        }
         PrintWriter out = out();
         PrintWriter err = err();
         ScanListener printer = new ScanListener() {
@@ -48,10 +55,11 @@ final class WatchCommand extends FsIndexCli.IndexCommand {
             }
         };
         try (FsIndex index = open(); CancelOnSignal signal = new CancelOnSignal(err)) {
-            IndexWatch watch = signal.closeOnSignal(index.watch(path, WatchOptions.defaults().withSettle(settle)
-                    .withRescanEvery(rescanEvery).withListener(printer)));
-            err.printf("fsindex: watching %s (%d directories); Ctrl-C to stop%n", escaped(watch.root()),
-                    watch.state().watchedDirectories());
+            WatchOptions options = WatchOptions.defaults().withSettle(settle).withRescanEvery(rescanEvery)
+                    .withParallelScans(parallelScans).withListener(printer);
+            IndexWatch watch = signal.closeOnSignal(index.watch(path, options));
+            err.printf("fsindex: watching %s (%d directories, up to %d scans at once); Ctrl-C to stop%n",
+                    escaped(watch.root()), watch.state().watchedDirectories(), options.parallelScans());
             err.flush();
             // Runs until a signal: the JVM's shutdown hook closes the watch, then the process exits.
             Thread.currentThread().join();
