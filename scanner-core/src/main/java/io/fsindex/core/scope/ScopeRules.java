@@ -55,7 +55,7 @@ public final class ScopeRules {
     }
 
     private static boolean listsEverything(ScopePlanner.Governing g) {
-        return g.rules.isEmpty() && g.scope.maxDepth() == Integer.MAX_VALUE && !g.scope.oneFileSystem()
+        return g.rules.isEmpty() && g.scope.maxDepth() == ScanScope.UNLIMITED && !g.scope.oneFileSystem()
                 && g.scope.prunedFsTypes().isEmpty();
     }
 

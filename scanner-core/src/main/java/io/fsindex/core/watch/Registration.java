@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides what a watch registers: every directory of the tree that its scans list (not those the stored rules
- * exclude, nor those they record without listing: too deep, or a pruned mount point), following changes of the rules; and what cannot be registered (the kernel's watch limit, another registration error), which is
- * reported, scanned now and every {@code unwatchedRescanEvery}, and tried again each time.
+ * exclude, nor those they record without listing: too deep, or a pruned mount point), following changes of the
+ * rules; and what cannot be registered (the kernel's watch limit, another registration error), which is reported,
+ * scanned now and every {@code unwatchedRescanEvery}, and tried again each time.
  */
 final class Registration {
     private static final Logger LOG = LoggerFactory.getLogger(TreeWatcher.class);
@@ -76,8 +77,9 @@ final class Registration {
     }
 
     /**
-     * Reads the stored rules again before a round of scans; if they changed, registers the tree anew under them
-     * (dropping what they now leave out, adding what they no longer do) and scans it whole, which applies them.
+     * Reads the stored rules again with a round of scans (once it has started them); if they changed, registers the
+     * tree anew under them (dropping what they now leave out, adding what they no longer do) and scans it whole,
+     * which applies them.
      */
     void followRuleChanges() {
         if (scope.refresh()) {

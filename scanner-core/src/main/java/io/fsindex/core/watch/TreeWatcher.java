@@ -329,8 +329,11 @@ public final class TreeWatcher implements IndexWatch {
                 }
                 List<PendingWork.Work> due = pending.takeDue(now);
                 if (!due.isEmpty()) {
-                    registration.followRuleChanges();
                     runner.add(due);
+                    // Started before the rules are read again: that read is a query, which must not delay them
+                    // (each scan applies the stored rules itself; the registration follows them here).
+                    runner.dispatch();
+                    registration.followRuleChanges();
                     runner.add(pending.takeDue(System.nanoTime()));      // what a change of the rules asked for
                 }
                 runner.dispatch();

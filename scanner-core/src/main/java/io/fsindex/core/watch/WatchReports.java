@@ -24,7 +24,21 @@ final class WatchReports {
     private final AtomicLong fallbacks = new AtomicLong();
 
     WatchReports(ScanListener listener) {
-        this.listener = new OneAtATime(listener);
+        this.listener = wantsChanges(listener) ? new OneAtATimeWithChanges(listener) : new OneAtATime(listener);
+    }
+
+    /**
+     * Whether {@code listener} implements {@link ScanListener#changed}: a scan reads each committed transaction's
+     * changes back from the feed only for a listener that does (a query per transaction), so the wrapper must not
+     * implement it for one that does not.
+     */
+    private static boolean wantsChanges(ScanListener listener) {
+        try {
+            return listener.getClass().getMethod("changed", io.fsindex.api.Change.class).getDeclaringClass()
+                    != ScanListener.class;
+        } catch (NoSuchMethodException e) {
+            return true;
+        }
     }
 
     /** The listener every scan of the watch gets: the application's, called by one thread at a time. */
@@ -59,9 +73,12 @@ final class WatchReports {
         return fallbacks.get();
     }
 
-    /** Calls the application's listener under one lock, so that parallel scans never call it at the same time. */
-    private static final class OneAtATime implements ScanListener {
-        private final ScanListener delegate;
+    /**
+     * Calls the application's listener under one lock, so that parallel scans never call it at the same time; passes
+     * no changes on (see {@link OneAtATimeWithChanges}).
+     */
+    private static class OneAtATime implements ScanListener {
+        final ScanListener delegate;
 
         OneAtATime(ScanListener delegate) {
             this.delegate = delegate;
@@ -78,11 +95,6 @@ final class WatchReports {
         }
 
         @Override
-        public synchronized void changed(io.fsindex.api.Change change) {
-            delegate.changed(change);
-        }
-
-        @Override
         public synchronized void error(ScanError error) {
             delegate.error(error);
         }
@@ -90,6 +102,18 @@ final class WatchReports {
         @Override
         public synchronized void finished(ScanResult result) {
             delegate.finished(result);
+        }
+    }
+
+    /** {@link OneAtATime}, passing changes on too, for a listener that implements {@link ScanListener#changed}. */
+    private static final class OneAtATimeWithChanges extends OneAtATime {
+        OneAtATimeWithChanges(ScanListener delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public synchronized void changed(io.fsindex.api.Change change) {
+            delegate.changed(change);
         }
     }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code oneFileSystem} or by type), or one inside such a directory, is not registered, so it costs no inotify watch
  * and its changes no event (its parent's scans record it or keep it out anyway). The decision is the scans' own
  * ({@link ScopeRules#lists}). The rules are read again
- * before each round of scans, never while the watch is idle; a change is reported by {@link #refresh}.
+ * with each round of scans, never while the watch is idle; a change is reported by {@link #refresh}.
  */
 final class WatchedScope {
     private final FsIndex index;
