@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * directory's listing is applied with the same protocol as any scan, the scan descends only into subdirectories new
  * to their place, and it never sweeps (nor even lists) the contents of a subdirectory it did not descend into, also
  * while an older full scan holds rows there. The races pause scans with a {@link PausingWalker}, as
- * {@link ScanRaceConformanceTest} does.
+ * {@link ScanRaceFixture} does.
  */
 public abstract class DirectoryScanConformanceTest extends IndexTest {
     private final List<PausingWalker> walkers = new ArrayList<>();

@@ -118,7 +118,7 @@ public abstract class SqlFileSinkConformanceTest extends IndexTest {
     /**
      * The children of a directory the scan inserted itself, and only those, go through the engine's bulk loader where
      * it has one ({@link io.fsindex.core.spi.Dialect#bulkLoader}): nothing can be below such a directory but a newer
-     * partial scan's root ({@code ScanRaceConformanceTest} has that case). Each row is recorded once, and added to the
+     * partial scan's root ({@code ScanRootRaceConformanceTest} has that case). Each row is recorded once, and added to the
      * feed once, whichever way it went in.
      */
     @Test

@@ -2,8 +2,8 @@ package io.fsindex.postgres;
 
 import io.fsindex.testkit.TestDatabase;
 
-/** {@link PostgresChangeFeedTest}'s suite with every write transaction at SERIALIZABLE. */
-class PgSerializableChangeFeedTest extends PostgresChangeFeedTest {
+/** {@link PostgresKindChangeRaceTest}'s suite with every write transaction at SERIALIZABLE. */
+class PgSerializableKindChangeRaceTest extends PostgresKindChangeRaceTest {
     @Override
     protected TestDatabase database() {
         return PostgresTestServer.serializable();

@@ -2,8 +2,8 @@ package io.fsindex.postgres;
 
 import io.fsindex.testkit.TestDatabase;
 
-/** {@link PostgresRaceTest}'s suite with every write transaction at SERIALIZABLE. */
-class PgSerializableRaceTest extends PostgresRaceTest {
+/** {@link PostgresChangeFeedOrderTest}'s suite with every write transaction at SERIALIZABLE. */
+class PgSerializableChangeFeedOrderTest extends PostgresChangeFeedOrderTest {
     @Override
     protected TestDatabase database() {
         return PostgresTestServer.serializable();

@@ -1,14 +1,14 @@
 package io.fsindex.mysql;
 
 import io.fsindex.innodb.TestServer;
-import io.fsindex.testkit.ChangeFeedConformanceTest;
+import io.fsindex.testkit.ScanSweepRaceConformanceTest;
 import io.fsindex.testkit.TestDatabase;
 
 /**
- * The change feed on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
+ * The deterministic races over sweeps on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
  * loader, whose rows InnoDB numbers itself (see {@link TestServer#loadingDatabase}).
  */
-class MySqlLoadingChangeFeedTest extends ChangeFeedConformanceTest {
+class MySqlLoadingSweepRaceTest extends ScanSweepRaceConformanceTest {
     @Override
     protected TestDatabase database() {
         return TestServer.mysql().loadingDatabase();

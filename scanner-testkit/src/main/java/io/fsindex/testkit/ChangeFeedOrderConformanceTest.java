@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fsindex.api.Change;
 import io.fsindex.api.ChangeBatch;
-import io.fsindex.api.ChangeType;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanResult;
-import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.internal.IndexInternals;
 import java.nio.file.Files;
@@ -28,115 +26,12 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * The change feed and moves that keep ids: what each kind of change looks like, that a listener hears exactly what
- * the feed holds once it is committed, that numbers follow commit order while several writers wait on each other,
- * and that a consumer polling alongside four scanning processes receives every change exactly once, in order.
- * A dialect's test extends this class like {@link FsIndexConformanceTest}.
+ * The change feed's order and completeness: every change recorded once, in commit order, by large transactions,
+ * directories listed in parts and writers that wait on each other, and a consumer polling alongside four scanning
+ * processes that receives every change exactly once, in order, and can replay them into the index's final state. A
+ * dialect's test extends this class like {@link FsIndexConformanceTest}.
  */
-public abstract class ChangeFeedConformanceTest extends IndexTest {
-
-    /** Every change so far, as the feed gives them page by page from {@code cursor}. */
-    private static List<Change> drain(FsIndex index, long cursor) {
-        List<Change> out = new ArrayList<>();
-        while (true) {
-            ChangeBatch page = index.changesSince(cursor, 7);
-            assertThat(page.resyncNeeded()).isFalse();
-            if (page.changes().isEmpty()) {
-                return out;
-            }
-            out.addAll(page.changes());
-            cursor = page.nextCursor();
-        }
-    }
-
-    /** The changes below {@code root}, each as "TYPE path" (relative), "TYPE old -> new" for moves. */
-    private static List<String> described(List<Change> changes, Path root) {
-        List<String> out = new ArrayList<>();
-        for (Change c : changes) {
-            if (!c.path().startsWith(root) || c.path().equals(root)) {
-                continue;
-            }
-            String path = root.relativize(c.path()).toString();
-            out.add(c.type() == ChangeType.MOVED
-                    ? "MOVED " + root.relativize(c.previousPath()) + " -> " + path
-                    : c.type() + " " + path);
-        }
-        return out;
-    }
-
-    private static final class Recording implements ScanListener {
-        final List<Change> changes = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void changed(Change change) {
-            changes.add(change);
-        }
-    }
-
-    @Test
-    void eachKindOfChangeIsInTheFeedAndTheListenerHearsExactlyTheFeed() throws Exception {
-        Path root = tree("a/", "a/x.txt", "b.txt", "d/", "d/y.txt");
-        FsIndex index = openIndex();
-        Recording first = new Recording();
-        index.scan(root, ScanOptions.defaults().withListener(first));
-        assertThat(described(first.changes, root)).containsExactlyInAnyOrder(
-                "ADDED a", "ADDED a/x.txt", "ADDED b.txt", "ADDED d", "ADDED d/y.txt");
-        assertThat(drain(index, 0)).isEqualTo(first.changes);
-        long cursor = index.changeFeedEnd();
-        long aId = index.lookup(root.resolve("a")).orElseThrow().id();
-        long xId = index.lookup(root.resolve("a/x.txt")).orElseThrow().id();
-
-        Files.writeString(root.resolve("b.txt"), "longer than it was");
-        Trees.delete(root.resolve("d"));
-        Trees.create(root, "c.txt");
-        Files.move(root.resolve("a"), root.resolve("a2"));
-        Recording second = new Recording();
-        ScanResult r = index.scan(root, ScanOptions.defaults().withListener(second));
-
-        List<Change> fed = drain(index, cursor);
-        assertThat(second.changes).isEqualTo(fed);
-        assertThat(described(fed, root)).containsExactlyInAnyOrder(
-                "MODIFIED b.txt", "DELETED d", "DELETED d/y.txt", "ADDED c.txt", "MOVED a -> a2");
-        assertThat(fed).filteredOn(c -> c.type() == ChangeType.MOVED).singleElement()
-                .satisfies(c -> assertThat(c.id()).isEqualTo(aId));
-        assertThat(r.moved()).isEqualTo(1);
-        assertThat(r.added()).isEqualTo(1);
-        assertThat(r.deleted()).isEqualTo(2);
-        assertThat(r.modified()).isGreaterThanOrEqualTo(1);
-        assertThat(index.lookup(root.resolve("a2")).orElseThrow().id()).isEqualTo(aId);
-        assertThat(index.lookup(root.resolve("a2/x.txt")).orElseThrow().id()).isEqualTo(xId);
-        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-        for (int i = 1; i < fed.size(); i++) {
-            assertThat(fed.get(i).seq()).isEqualTo(fed.get(i - 1).seq() + 1);
-        }
-    }
-
-    /**
-     * Names holding what a bulk loader's text escapes (tab, newline, carriage return, backslash, and {@code \N}, the
-     * text's null) reach the feed as they are on disk, for new entries and in the directory paths of their children.
-     */
-    @Test
-    void namesABulkLoadEscapesReachTheFeedUnchanged() throws Exception {
-        String[] names = {"tab\there", "new\nline", "cr\rhere", "back\\slash", "\\N", "\\\\N", "nul\\0", "ünï ✓"};
-        List<String> spec = new ArrayList<>();
-        List<String> expected = new ArrayList<>();
-        for (String name : names) {
-            spec.add("files/" + name);
-            spec.add(name + "/");
-            spec.add(name + "/child");
-            expected.addAll(List.of("ADDED files/" + name, "ADDED " + name, "ADDED " + name + "/child"));
-        }
-        spec.add("files/");
-        expected.add("ADDED files");
-        Path root = tree(spec.toArray(String[]::new));
-        FsIndex index = openIndex();
-        Recording heard = new Recording();
-        index.scan(root, ScanOptions.defaults().withListener(heard));
-        List<Change> fed = drain(index, 0);
-        assertThat(heard.changes).isEqualTo(fed);
-        assertThat(described(fed, root)).containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-    }
+public abstract class ChangeFeedOrderConformanceTest extends ChangeFeedFixture {
 
     /**
      * A transaction holds at most twice a listing part's changes before it locks the feed's head, then writes the held
@@ -188,189 +83,6 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         assertThat(described(fed, root)).filteredOn(d -> d.startsWith("DELETED big")).hasSize(n + 1)
                 .doesNotHaveDuplicates();
         assertContiguous(fed);
-    }
-
-    /**
-     * The case users lose most to: a directory moved outside the application, the old place scanned first (the
-     * entries are gone there), the new place later. The rows come back with their ids, descendants included.
-     */
-    @Test
-    void aDirectoryMovedBetweenScansOfItsOldAndNewPlacesKeepsItsIdAndItsDescendants() throws Exception {
-        Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
-        FsIndex index = openIndex();
-        index.scan(root);
-        Map<String, Long> before = ids(index, root, "src/photos", "src/photos/p1.jpg", "src/photos/2024/p2.jpg");
-
-        Files.move(root.resolve("src/photos"), root.resolve("dst/photos"));
-        long cursor = index.changeFeedEnd();
-        ScanResult oldPlace = index.scan(root.resolve("src"));
-        assertThat(oldPlace.deleted()).isEqualTo(4);
-        assertThat(index.lookup(root.resolve("src/photos"))).isEmpty();
-
-        ScanResult newPlace = index.scan(root.resolve("dst"));
-        assertThat(newPlace.moved()).isEqualTo(1);
-        assertThat(newPlace.added()).isEqualTo(3);   // the descendants, back in the index with their ids
-        assertThat(ids(index, root, "dst/photos", "dst/photos/p1.jpg", "dst/photos/2024/p2.jpg").values())
-                .containsExactlyElementsOf(before.values());
-        assertThat(described(drain(index, cursor), root)).containsExactly(
-                "MODIFIED src",                          // its mtime: an entry left it
-                "DELETED src/photos", "DELETED src/photos/2024", "DELETED src/photos/p1.jpg",
-                "DELETED src/photos/2024/p2.jpg",
-                "MODIFIED dst",
-                "MOVED src/photos -> dst/photos", "ADDED dst/photos/2024", "ADDED dst/photos/p1.jpg",
-                "ADDED dst/photos/2024/p2.jpg");
-        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-    }
-
-    private static Map<String, Long> ids(FsIndex index, Path root, String... paths) {
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
-        for (String p : paths) {
-            out.put(p, index.lookup(root.resolve(p)).orElseThrow().id());
-        }
-        return out;
-    }
-
-    /**
-     * An older scan never steals the row of a file a newer scan saw at its old place: the newer scan listed the old
-     * directory while the file was there, so the older one, finding the file at its new place afterwards, records it
-     * as a new entry and leaves the old row to the newer scan's view (the next scan of the old place removes it).
-     */
-    @Test
-    void anOlderScanDoesNotMoveARowANewerScanSawAtItsOldPlace() throws Exception {
-        Path root = tree("old/", "old/f.txt", "new/");
-        FsIndex index = openIndex();
-        index.scan(root);
-        long f = index.lookup(root.resolve("old/f.txt")).orElseThrow().id();
-        PausingWalker walker = new PausingWalker();
-        PausingWalker.Pause beforeRoot = walker.pauseBeforeListing(root);
-        ScanSession older = index.startScan(root, ScanOptions.defaults().withWalker(walker));
-        beforeRoot.awaitPaused();
-
-        index.scan(root.resolve("old"));            // newer: sees f.txt in old/
-        Files.move(root.resolve("old/f.txt"), root.resolve("new/f.txt"));
-        beforeRoot.release();
-        ScanResult r = older.await();
-
-        assertThat(r.moved()).isZero();
-        assertThat(index.lookup(root.resolve("old/f.txt")).orElseThrow().id()).isEqualTo(f);
-        assertThat(index.lookup(root.resolve("new/f.txt")).orElseThrow().id()).isNotEqualTo(f);
-        index.scan(root);                           // a scan newer than both sees the truth
-        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-    }
-
-    /**
-     * Where the platform gives no file identity, a scan that computes fingerprints recognises a moved file by its
-     * size and fingerprint, if exactly one gone file has them; with two candidates it cannot tell, so moves none.
-     */
-    @Test
-    void withoutFileIdentitiesAMovedFileIsFoundByItsFingerprintIfNoOtherGoneFileHasIt() throws Exception {
-        Path root = tree("a/", "b/", "c/");
-        Files.writeString(root.resolve("a/unique.txt"), "only this file has this content");
-        Files.writeString(root.resolve("a/twin1.txt"), "the same content");
-        Files.writeString(root.resolve("a/twin2.txt"), "the same content");
-        FsIndex index = openIndex();
-        ScanOptions noKeys = ScanOptions.defaults().withWalker(new WithoutFileKeys())
-                .withContentHashing(io.fsindex.api.ContentHashing.FINGERPRINT);
-        index.scan(root, noKeys);
-        Map<String, Long> before = ids(index, root, "a/unique.txt", "a/twin1.txt", "a/twin2.txt");
-
-        Files.move(root.resolve("a/unique.txt"), root.resolve("b/unique.txt"));
-        Files.move(root.resolve("a/twin1.txt"), root.resolve("b/twin1.txt"));
-        Files.move(root.resolve("a/twin2.txt"), root.resolve("c/twin2.txt"));
-        index.scan(root.resolve("a"), noKeys);      // all three gone from a/, kept as orphans
-        ScanResult r = index.scan(root, noKeys);
-
-        assertThat(r.moved()).isEqualTo(1);
-        assertThat(index.lookup(root.resolve("b/unique.txt")).orElseThrow().id())
-                .isEqualTo(before.get("a/unique.txt"));
-        assertThat(index.lookup(root.resolve("b/twin1.txt")).orElseThrow().id()).isNotIn(before.values());
-        assertThat(index.lookup(root.resolve("c/twin2.txt")).orElseThrow().id()).isNotIn(before.values());
-        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-    }
-
-    /** The real filesystem, as a platform without file identities (such as {@code fileKey()} on Windows) shows it. */
-    private static final class WithoutFileKeys extends ForwardingWalker {
-        @Override
-        public io.fsindex.api.FileStat stat(Path path) throws java.io.IOException {
-            return withoutKey(super.stat(path));
-        }
-
-        @Override
-        public io.fsindex.api.DirectoryListing list(Path directory) throws java.io.IOException {
-            io.fsindex.api.DirectoryListing l = super.list(directory);
-            return new io.fsindex.api.DirectoryListing(l.entries().stream()
-                    .map(e -> new io.fsindex.api.WalkedEntry(e.name(), withoutKey(e.stat()))).toList(), l.problems());
-        }
-
-        private static io.fsindex.api.FileStat withoutKey(io.fsindex.api.FileStat s) {
-            return s == null ? null
-                    : new io.fsindex.api.FileStat(s.kind(), s.size(), s.mtimeNanos(), s.linkTarget(), null);
-        }
-    }
-
-    /** Only an entry that disappeared from its old place moves: a second name of the same file is a new entry. */
-    @Test
-    void aHardLinkIsANewEntryAndAFileReplacedUnderItsNameKeepsThatNamesRow() throws Exception {
-        Path root = tree("f.txt", "g.txt");
-        FsIndex index = openIndex();
-        index.scan(root);
-        long f = index.lookup(root.resolve("f.txt")).orElseThrow().id();
-        long g = index.lookup(root.resolve("g.txt")).orElseThrow().id();
-
-        Files.createLink(root.resolve("link.txt"), root.resolve("f.txt"));
-        Files.move(root.resolve("g.txt"), root.resolve("h.txt"));
-        Files.writeString(root.resolve("g.txt"), "another file under the old name");
-        ScanResult r = index.scan(root);
-
-        assertThat(r.moved()).isZero();
-        assertThat(index.lookup(root.resolve("f.txt")).orElseThrow().id()).isEqualTo(f);
-        assertThat(index.lookup(root.resolve("link.txt")).orElseThrow().id()).isNotIn(f, g);
-        assertThat(index.lookup(root.resolve("g.txt")).orElseThrow().id()).isEqualTo(g);
-        assertThat(index.lookup(root.resolve("h.txt")).orElseThrow().id()).isNotIn(f, g);
-    }
-
-    @Test
-    void aConsumerWhoseChangesWerePrunedIsToldToResyncNeverGivenAGap() {
-        Path root = tree("a/", "a/1", "a/2", "a/3", "b/", "b/1", "b/2");
-        FsIndex index = track(database().builder(TestDatabase.freshPrefix()).changeFeedCapacity(4).build());
-        index.scan(root);
-        long end = index.changeFeedEnd();
-        assertThat(end).isGreaterThan(4);
-
-        ChangeBatch tooOld = index.changesSince(0, 100);
-        assertThat(tooOld.resyncNeeded()).isTrue();
-        assertThat(tooOld.changes()).isEmpty();
-        assertThat(tooOld.nextCursor()).isEqualTo(end);
-        ChangeBatch kept = index.changesSince(end - 4, 100);
-        assertThat(kept.resyncNeeded()).isFalse();
-        assertThat(kept.changes()).extracting(Change::seq).containsExactly(end - 3, end - 2, end - 1, end);
-    }
-
-    /**
-     * A change names its directory by a row of its own, which pruning drops once no kept change names it, an eighth
-     * of the capacity at a time (finding them reads every kept change). Sixty scans, each adding a directory with a
-     * file, into a feed of 64: the kept changes all read with their paths, and fewer directory rows than an eighth of
-     * the capacity are named by none (without the pruning, every pruned change's would be).
-     */
-    @Test
-    void directoryRowsOfPrunedChangesGoAnEighthOfTheCapacityAtATime() throws Exception {
-        Path root = tree("seed.txt");
-        String prefix = TestDatabase.freshPrefix();
-        FsIndex index = track(database().builder(prefix).changeFeedCapacity(64).build());
-        for (int i = 0; i < 60; i++) {
-            Files.createDirectories(root.resolve("d" + i));
-            Files.writeString(root.resolve("d" + i + "/f.txt"), "f");
-            index.scan(root);
-        }
-        long end = index.changeFeedEnd();
-        assertThat(end).as("enough changes to prune many times over").isGreaterThan(2 * 64);
-
-        ChangeBatch kept = index.changesSince(end - 64, 100);
-        assertThat(kept.resyncNeeded()).isFalse();
-        assertThat(kept.changes()).hasSize(64).allSatisfy(c -> assertThat(c.path()).isNotNull());
-        long unnamed = new RawIndex(database(), prefix).queryLong("SELECT COUNT(*) FROM ${prefix}change_dirs d"
-                + " WHERE NOT EXISTS (SELECT 1 FROM ${prefix}changes c WHERE c.dir = d.id)");
-        assertThat(unnamed).isLessThan(64 / 8);
     }
 
     /**
@@ -527,13 +239,6 @@ public abstract class ChangeFeedConformanceTest extends IndexTest {
         assertThat(described(drain(index, cursor), root)).isEmpty();
         assertThat(third.unchanged()).isEqualTo(1 + n + 3 - 7 + 2);       // the root, and every entry below it
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
-    }
-
-    private static void assertContiguous(List<Change> changes) {
-        for (int i = 1; i < changes.size(); i++) {
-            assertThat(changes.get(i).seq()).as("change after %s", changes.get(i - 1))
-                    .isEqualTo(changes.get(i - 1).seq() + 1);
-        }
     }
 
     /**
