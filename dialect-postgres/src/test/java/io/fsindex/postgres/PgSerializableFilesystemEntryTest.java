@@ -2,8 +2,8 @@ package io.fsindex.postgres;
 
 import io.fsindex.testkit.TestDatabase;
 
-/** {@link PostgresFilesystemTest}'s suite with every write transaction at SERIALIZABLE. */
-class PgSerializableFilesystemTest extends PostgresFilesystemTest {
+/** {@link PostgresFilesystemEntryTest}'s suite with every write transaction at SERIALIZABLE. */
+class PgSerializableFilesystemEntryTest extends PostgresFilesystemEntryTest {
     @Override
     protected TestDatabase database() {
         return PostgresTestServer.serializable();
