@@ -68,6 +68,12 @@ final class PostgresTestServer {
         return database().with("fsindex.serializableWrites", "true");
     }
 
+    /** Counts the sessions waiting for a lock while running a statement that names {@code prefix}'s tables. */
+    static String lockWaitsQuery(String prefix) {
+        return "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND position('" + prefix
+                + "' in query) > 0";
+    }
+
     /** A message for a server that could not be had: what went wrong and how to give the tests one. */
     static String unavailable(Throwable cause) {
         return "no PostgreSQL server for the tests: " + (external() != null

@@ -2,8 +2,8 @@ package io.fsindex.postgres;
 
 import io.fsindex.testkit.TestDatabase;
 
-/** {@link PostgresSinkTest}'s suite with plain foreign keys instead of statement triggers. */
-class PgPlainKeysSinkTest extends PostgresSinkTest {
+/** {@link PostgresSinkWaveTest}'s suite with plain foreign keys instead of statement triggers. */
+class PgPlainKeysSinkWaveTest extends PostgresSinkWaveTest {
     @Override
     protected TestDatabase database() {
         return PostgresTestServer.plainForeignKeys();

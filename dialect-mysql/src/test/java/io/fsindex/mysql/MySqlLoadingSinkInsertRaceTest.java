@@ -1,14 +1,14 @@
 package io.fsindex.mysql;
 
-import io.fsindex.core.write.SqlFileSinkConformanceTest;
+import io.fsindex.core.write.SqlFileSinkInsertRaceConformanceTest;
 import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.TestDatabase;
 
 /**
- * The staged sink interleavings on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
+ * The staged sink interleavings of inserts on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
  * loader, whose rows InnoDB numbers itself (see {@link TestServer#loadingDatabase}).
  */
-class MySqlLoadingSinkTest extends SqlFileSinkConformanceTest {
+class MySqlLoadingSinkInsertRaceTest extends SqlFileSinkInsertRaceConformanceTest {
     @Override
     protected TestDatabase database() {
         return TestServer.mysql().loadingDatabase();

@@ -2,8 +2,8 @@ package io.fsindex.postgres;
 
 import io.fsindex.testkit.TestDatabase;
 
-/** {@link PostgresSinkTest}'s suite with every write transaction at SERIALIZABLE. */
-class PgSerializableSinkTest extends PostgresSinkTest {
+/** {@link PostgresSinkSweepTest}'s suite with every write transaction at SERIALIZABLE. */
+class PgSerializableSinkSweepTest extends PostgresSinkSweepTest {
     @Override
     protected TestDatabase database() {
         return PostgresTestServer.serializable();

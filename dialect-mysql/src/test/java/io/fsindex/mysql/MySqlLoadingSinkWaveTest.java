@@ -1,0 +1,16 @@
+package io.fsindex.mysql;
+
+import io.fsindex.core.write.SqlFileSinkWaveConformanceTest;
+import io.fsindex.innodb.TestServer;
+import io.fsindex.testkit.TestDatabase;
+
+/**
+ * The staged sink interleavings of waves and parts on a real MySQL 8.0 server with {@code LOAD DATA LOCAL INFILE} allowed, so that new subtrees go in by the bulk
+ * loader, whose rows InnoDB numbers itself (see {@link TestServer#loadingDatabase}).
+ */
+class MySqlLoadingSinkWaveTest extends SqlFileSinkWaveConformanceTest {
+    @Override
+    protected TestDatabase database() {
+        return TestServer.mysql().loadingDatabase();
+    }
+}
