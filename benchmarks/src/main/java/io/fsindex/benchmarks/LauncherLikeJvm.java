@@ -13,8 +13,8 @@ import org.sqlite.util.LibraryLoaderUtil;
 /**
  * Sets a program up to start the way the command-line tool's launcher script starts the tool, so {@link Startup}
  * can show what an application gets from the same JVM options: the SQLite driver's native library copied out of its
- * jar once and loaded in place, a class-data archive written by one run of the program, the serial collector and
- * the first JIT tier only.
+ * jar once and loaded in place, a static class-data archive of the classes one run of the program loads (written as
+ * the build writes the tool's), the serial collector and the first JIT tier only.
  */
 final class LauncherLikeJvm {
     private LauncherLikeJvm() {
@@ -26,8 +26,9 @@ final class LauncherLikeJvm {
 
     /**
      * Copies the native library into {@code dir}, runs {@code program} (its JVM arguments, class path, main class
-     * and arguments) once to write the archive, and returns the JVM options to start it with from then on. A class
-     * path holding directories (a test's) cannot be archived by JDK 17: then there is no archive.
+     * and arguments) once to list the classes it loads, writes them into an archive, and returns the JVM options to
+     * start it with from then on. A class path holding directories (a test's) cannot be archived by JDK 17: then
+     * there is no archive.
      */
     static Prepared prepare(Path dir, List<String> program, String classPath)
             throws IOException, InterruptedException {
@@ -45,21 +46,34 @@ final class LauncherLikeJvm {
                     "-Dorg.sqlite.lib.path=" + lib), false);
         }
         Path archive = dir.resolve("lookup.jsa");
+        Path classList = dir.resolve("lookup.classlist");
         List<String> options = new ArrayList<>(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-XX:-UsePerfData", "-Dorg.sqlite.lib.path=" + lib, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> training = new ArrayList<>();
-        training.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        training.add(java);
         training.addAll(options);
-        training.add("-XX:ArchiveClassesAtExit=" + archive);
+        training.add("-XX:DumpLoadedClassList=" + classList);
         training.addAll(program);
+        run(training, dir);
+        run(List.of(java, "-Xshare:dump", "-XX:+UseSerialGC", "-XX:SharedClassListFile=" + classList,
+                "-XX:SharedArchiveFile=" + archive, "-cp", classPath), dir);
+        if (!Files.isRegularFile(archive)) {
+            throw new IllegalStateException("writing the class-data archive left no " + archive);
+        }
+        Files.delete(classList);
+        options.add("-XX:SharedArchiveFile=" + archive);
+        return new Prepared(options, true);
+    }
+
+    /** Runs {@code command} to its end; fails with what it printed if it did not exit with 0. */
+    private static void run(List<String> command, Path dir) throws IOException, InterruptedException {
         Path log = dir.resolve("training.txt");
-        Process p = new ProcessBuilder(training).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (p.waitFor() != 0 || !Files.isRegularFile(archive)) {
-            throw new IllegalStateException("writing the class-data archive failed: " + training + "\n"
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("writing the class-data archive failed: " + command + "\n"
                     + Files.readString(log));
         }
         Files.delete(log);
-        options.add("-XX:SharedArchiveFile=" + archive);
-        return new Prepared(options, true);
     }
 }

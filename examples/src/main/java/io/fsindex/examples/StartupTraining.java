@@ -12,8 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * Runs every command of the tool once on a small index of its own, so that a JVM started with
- * {@code -XX:ArchiveClassesAtExit} archives the classes each of them loads. The build runs it to write the
- * class-data archive the {@code fsindex} launcher script starts the JVM with; it prints nothing and leaves nothing.
+ * {@code -XX:DumpLoadedClassList} lists the classes each of them loads. The build runs it, then writes those classes
+ * into the class-data archive the {@code fsindex} launcher script starts the JVM with; it prints nothing and leaves
+ * nothing.
  */
 final class StartupTraining {
     private StartupTraining() {
