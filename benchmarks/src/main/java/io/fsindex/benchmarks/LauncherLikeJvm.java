@@ -13,8 +13,9 @@ import org.sqlite.util.LibraryLoaderUtil;
 /**
  * Sets a program up to start the way the command-line tool's launcher script starts the tool, so {@link Startup}
  * can show what an application gets from the same JVM options: the SQLite driver's native library copied out of its
- * jar once and loaded in place, a static class-data archive of the classes one run of the program loads (written as
- * the build writes the tool's), the serial collector and the first JIT tier only.
+ * jar once and loaded in place (its directory also the driver's temporary directory), a static class-data archive of
+ * the classes one run of the program loads (written as the build writes the tool's), the serial collector and the
+ * first JIT tier only, compiling after ten times the usual number of calls.
  */
 final class LauncherLikeJvm {
     private LauncherLikeJvm() {
@@ -42,13 +43,15 @@ final class LauncherLikeJvm {
             Files.copy(in, lib.resolve(name));
         }
         if (Arrays.stream(classPath.split(File.pathSeparator)).anyMatch(e -> Files.isDirectory(Path.of(e)))) {
-            return new Prepared(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
-                    "-Dorg.sqlite.lib.path=" + lib), false);
+            return new Prepared(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-XX:CompileThresholdScaling=10", "-XX:-UsePerfData", "-Dorg.sqlite.lib.path=" + lib,
+                    "-Dorg.sqlite.tmpdir=" + lib), false);
         }
         Path archive = dir.resolve("lookup.jsa");
         Path classList = dir.resolve("lookup.classlist");
         List<String> options = new ArrayList<>(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-XX:-UsePerfData", "-Dorg.sqlite.lib.path=" + lib, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+                "-XX:CompileThresholdScaling=10", "-XX:-UsePerfData", "-Dorg.sqlite.lib.path=" + lib,
+                "-Dorg.sqlite.tmpdir=" + lib, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> training = new ArrayList<>();
         training.add(java);

@@ -24,7 +24,9 @@ public final class Lookups {
 
     /** The lookup's statements for the tables {@code names} names. */
     public Lookups(TableNames names) {
-        String rows = "select " + Statements.FILE_COLUMNS + " from " + names.filesName();
+        // Statements.FILE_COLUMNS spelled out: reading that field would initialise Statements, whose static tables
+        // (every insert's parameter names) a fresh JVM's first lookup would then build for nothing.
+        String rows = "select " + String.join(", ", Row.COLUMNS) + " from " + names.filesName();
         selectTopLevel = Sql.parse(rows + " where (parent is null and name = :name)");
         selectChild = Sql.parse(rows + " where (parent = :parent and name = :name)");
         byId = Sql.parse("select " + String.join(", ", Row.COLUMNS.stream().map(c -> "r." + c).toList())
