@@ -21,8 +21,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Times fresh JVMs in one sitting: {@code java -version}, a small program opening an SQLite index and answering one
- * lookup ({@link StartupLookup}), and the command-line tool's {@code info} with and without a UTF-8 locale, through
- * its launcher script and through {@code java -jar}; several
+ * lookup ({@link StartupLookup}), the command-line tool's {@code info} with and without a UTF-8 locale, through
+ * its launcher script and through {@code java -jar}, and an empty program ({@link StartupFloor}); several
  * repetitions, taken in turns so a load spike hits all of them alike, medians compared.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fsindex.benchmarks.Startup --runs 9
@@ -111,7 +111,9 @@ public final class Startup implements Callable<Integer> {
                     new Measured("info without locale", info, false),
                     new Measured("java -jar info", infoJar, true),
                     new Measured("java -jar info without locale", infoJar, false),
-                    new Measured("lookup", tunedLookup, true)));
+                    new Measured("lookup", tunedLookup, true),
+                    new Measured("empty main", List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                            classPath, StartupFloor.class.getName()), true)));
             if (beforeCliDir != null) {
                 measured.add(new Measured("info", List.of(beforeCliDir.resolve("fsindex").toAbsolutePath().toString(),
                         "info", "--db", url), true));
@@ -158,8 +160,10 @@ public final class Startup implements Callable<Integer> {
                     + (launcherLike.archived() ? "" : " (no archive: the class path holds directories)"), seconds[6],
                     javaVersion,
                     cpu[6], javaCpu, "≤ " + LOOKUP_TARGET_SECONDS + " s", median(seconds[6]) <= LOOKUP_TARGET_SECONDS);
+            row("an empty `main` (`StartupFloor`), same class path, serial GC, C1 only", seconds[7], javaVersion,
+                    cpu[7], javaCpu, "", null);
             if (beforeCliDir != null) {
-                row("`fsindex info`, `LANG=C.UTF-8`, before (" + beforeCliDir + ")", seconds[7], javaVersion, cpu[7],
+                row("`fsindex info`, `LANG=C.UTF-8`, before (" + beforeCliDir + ")", seconds[8], javaVersion, cpu[8],
                         javaCpu, "", null);
             }
             out.println();

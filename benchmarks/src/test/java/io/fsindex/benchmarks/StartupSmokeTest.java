@@ -33,7 +33,8 @@ class StartupSmokeTest {
         assertThat(out.toString()).contains("| `java -version` |", "| `build()` + `lookup(path)` on SQLite",
                 "| `fsindex info`, `LANG=C.UTF-8` |", "| `fsindex info`, no locale set |",
                 "| `java -jar fsindex.jar info`, no locale set |",
-                "| `build()` + `lookup(path)`, JVM set up as the launcher sets up its own");
+                "| `build()` + `lookup(path)`, JVM set up as the launcher sets up its own",
+                "| an empty `main` (`StartupFloor`)");
         try (Stream<Path> left = Files.list(work)) {
             assertThat(left).isEmpty();
         }
