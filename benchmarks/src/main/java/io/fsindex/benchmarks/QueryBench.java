@@ -8,7 +8,6 @@ import io.fsindex.api.IndexReader;
 import io.fsindex.core.FsIndex;
 import io.fsindex.testservers.InnoDbServer;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,10 +21,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -40,7 +37,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "query-bench", mixinStandardHelpOptions = true,
         description = "Times find and du on an index against plocate, du and find on the same tree; one table.")
-public final class QueryBench implements Callable<Integer> {
+public final class QueryBench extends BenchCommand {
     /** The engines a run can cover (lower case: they are the command line's values). */
     enum Engine { sqlite, postgres, mysql, mariadb }
 
@@ -65,23 +62,10 @@ public final class QueryBench implements Callable<Integer> {
     /** The page size of the range questions: each page below a large directory reads the whole table once. */
     private static final int RANGE_PAGE = 10_000;
 
-    private PrintWriter out;
-    private PrintWriter progress;
     private final List<String> rows = new ArrayList<>();
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
-    }
-
-    /** Runs the command with the table going to {@code out} and progress to {@code progress}. */
-    static int execute(String[] args, PrintWriter out, PrintWriter progress) {
-        QueryBench bench = new QueryBench();
-        bench.out = out;
-        bench.progress = progress;
-        CommandLine cli = new CommandLine(bench);
-        cli.setOut(out);
-        cli.setErr(progress);
-        return cli.execute(args);
+        BenchCommand.main(new QueryBench(), args);
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +18,6 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -37,7 +35,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "scale-bench", mixinStandardHelpOptions = true,
         description = "Many scanner processes into one server: aggregate rate, lock waits, retries; one table.")
-public final class ScaleBench implements Callable<Integer> {
+public final class ScaleBench extends BenchCommand {
     /** The engines a run can cover (lower case: they are the command line's values). */
     enum Engine { postgres, mysql, mariadb }
 
@@ -65,22 +63,8 @@ public final class ScaleBench implements Callable<Integer> {
     /** A guard against a wedged child hanging the run, not a speed limit. */
     private static final long CHILD_MINUTES = 20;
 
-    private PrintWriter out;
-    private PrintWriter progress;
-
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
-    }
-
-    /** Runs the command with the table going to {@code out} and progress to {@code progress}. */
-    static int execute(String[] args, PrintWriter out, PrintWriter progress) {
-        ScaleBench bench = new ScaleBench();
-        bench.out = out;
-        bench.progress = progress;
-        CommandLine cli = new CommandLine(bench);
-        cli.setOut(out);
-        cli.setErr(progress);
-        return cli.execute(args);
+        BenchCommand.main(new ScaleBench(), args);
     }
 
     @Override

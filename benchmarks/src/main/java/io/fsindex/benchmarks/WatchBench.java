@@ -6,7 +6,6 @@ import io.fsindex.api.IndexWatch;
 import io.fsindex.api.WatchOptions;
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +15,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -33,7 +30,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "watch-bench", mixinStandardHelpOptions = true,
         description = "Times change-to-feed latency under a steady writer while a watch runs, and prints one table.")
-public final class WatchBench implements Callable<Integer> {
+public final class WatchBench extends BenchCommand {
     @Option(names = "--entries", defaultValue = "100000", paramLabel = "N", description = "entries in the tree")
     long entries;
     @Option(names = "--engines", split = ",", defaultValue = "sqlite,postgres", paramLabel = "ENGINE",
@@ -55,22 +52,8 @@ public final class WatchBench implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", paramLabel = "SEED", description = "seed of the tree and writer")
     long seed;
 
-    private PrintWriter out;
-    private PrintWriter progress;
-
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
-    }
-
-    /** Runs the command with the table going to {@code out} and progress to {@code progress}. */
-    static int execute(String[] args, PrintWriter out, PrintWriter progress) {
-        WatchBench bench = new WatchBench();
-        bench.out = out;
-        bench.progress = progress;
-        CommandLine cli = new CommandLine(bench);
-        cli.setOut(out);
-        cli.setErr(progress);
-        return cli.execute(args);
+        BenchCommand.main(new WatchBench(), args);
     }
 
     /** One engine's figures. */

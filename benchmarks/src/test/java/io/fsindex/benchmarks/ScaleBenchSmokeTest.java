@@ -3,11 +3,7 @@ package io.fsindex.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,19 +17,11 @@ class ScaleBenchSmokeTest {
 
     @Test
     void aSmallRunPrintsARowPerProcessCountAndLeavesNothingBehind() throws IOException {
-        StringWriter out = new StringWriter();
-        StringWriter progress = new StringWriter();
+        String table = SmokeRun.of(new ScaleBench(), work, "--entries", "800", "--processes", "1,2", "--engines",
+                "postgres").tableLeavingNothingIn(work);
 
-        int code = ScaleBench.execute(new String[]{"--entries", "800", "--processes", "1,2", "--engines", "postgres",
-                "--work-dir", work.toString()}, new PrintWriter(out), new PrintWriter(progress));
-
-        String table = out.toString();
-        assertThat(code).as("exit code; progress:%n%s%ntable:%n%s", progress, table).isZero();
         assertThat(table).contains("| feed-head wait (session-s)", "| retries");
         assertThat(table.lines().filter(l -> l.startsWith("| PostgreSQL | 1 |"))).hasSize(1);
         assertThat(table.lines().filter(l -> l.startsWith("| PostgreSQL | 2 |"))).hasSize(1);
-        try (Stream<Path> left = Files.list(work)) {
-            assertThat(left).isEmpty();
-        }
     }
 }
