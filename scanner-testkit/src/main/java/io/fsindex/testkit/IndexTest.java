@@ -1,9 +1,11 @@
 package io.fsindex.testkit;
 
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.SchemaScripts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +40,22 @@ public abstract class IndexTest {
     /** The table prefix of the index {@link #openIndex()} opened last. */
     protected String prefix() {
         return prefix;
+    }
+
+    /**
+     * Creates tables with names no other test uses at schema {@code version}, as an fsindex of that version left
+     * them, and returns plain JDBC on them; {@link #prefix()} names them and {@link #reopenIndex()} opens (and so
+     * upgrades) them.
+     */
+    protected RawIndex indexAtSchemaVersion(int version) throws SQLException {
+        prefix = TestDatabase.freshPrefix();
+        SchemaScripts.apply(database().builder(prefix), 1, version);
+        return new RawIndex(database(), prefix);
+    }
+
+    /** Opens the tables {@link #prefix()} names once more, as another process would, with default settings. */
+    protected FsIndex reopenIndex() {
+        return track(database().builder(prefix).build());
     }
 
     /** Remembers an index so it is closed after the test. */

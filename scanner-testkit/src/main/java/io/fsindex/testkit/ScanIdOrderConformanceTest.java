@@ -7,7 +7,6 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.ScanIdAllocation;
-import io.fsindex.core.SchemaScripts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,14 +73,11 @@ public abstract class ScanIdOrderConformanceTest extends IndexTest {
     // Schema version 6 starts the counter at the largest scan id so far, so no id is handed out twice.
     @Test
     void aVersion5IndexIsUpgradedAndItsCounterStartsPastItsScans() throws Exception {
-        String prefix = TestDatabase.freshPrefix();
-        TestDatabase db = database();
-        SchemaScripts.apply(db.builder(prefix), 1, 5);
-        RawIndex raw = new RawIndex(db, prefix);
+        RawIndex raw = indexAtSchemaVersion(5);
         raw.update("INSERT INTO ${prefix}scans (id, root, state, started_at, heartbeat_at) VALUES (40, '/old',"
                 + " 'COMPLETED', 1, 1)");
 
-        FsIndex index = track(db.builder(prefix).build());
+        FsIndex index = reopenIndex();
         assertThat(index.info(1).schemaVersion()).isEqualTo(6);
         assertThat(raw.queryLong("SELECT last_id FROM ${prefix}scan_ids")).isEqualTo(40);
         assertThat(index.scan(tree("a.txt")).scanId()).isEqualTo(41);
@@ -97,7 +93,7 @@ public abstract class ScanIdOrderConformanceTest extends IndexTest {
         long last = nativeIds.scan(root).scanId();
         nativeIds.close();
 
-        FsIndex ordered = track(database().builder(prefix()).build());
+        FsIndex ordered = reopenIndex();
         assertThat(ordered.scan(root).scanId()).isEqualTo(last + 1);
         assertThat(ordered.scan(root).scanId()).isEqualTo(last + 2);
     }

@@ -223,16 +223,13 @@ public abstract class ScanLifecycleConformanceTest extends IndexTest {
      */
     @Test
     void aVersion3DatabaseIsMigratedAndItsStuckScanIsRecognised() throws Exception {
-        String prefix = TestDatabase.freshPrefix();
-        TestDatabase db = database();
-        SchemaScripts.apply(db.builder(prefix), 1, 3);
-        RawIndex raw = new RawIndex(db, prefix);
+        RawIndex raw = indexAtSchemaVersion(3);
         long started = System.currentTimeMillis() - 3 * HOUR;
         raw.update("INSERT INTO ${prefix}scans (root, state, started_at) VALUES ('/stuck', 'RUNNING', " + started
                 + ")");
         long stuck = raw.queryLong("SELECT MAX(id) FROM ${prefix}scans");
 
-        FsIndex index = track(db.builder(prefix).build());
+        FsIndex index = reopenIndex();
         assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaScripts.currentVersion()).isEqualTo(6);
         assertThat(record(index, stuck).state()).isEqualTo("ABANDONED");
         index.scan(tree("x"));

@@ -10,7 +10,6 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanScope;
 import io.fsindex.api.ScopeException;
 import io.fsindex.core.FsIndex;
-import io.fsindex.core.SchemaScripts;
 import io.fsindex.core.internal.IndexInternals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -239,13 +238,10 @@ public abstract class ScopeConformanceTest extends IndexTest {
     /** An index left at schema version 4 is upgraded, keeps its rows, and stores rules from then on. */
     @Test
     void aVersion4IndexIsUpgradedAndStoresRules() throws Exception {
-        String prefix = TestDatabase.freshPrefix();
-        TestDatabase db = database();
-        SchemaScripts.apply(db.builder(prefix), 1, 4);
-        RawIndex raw = new RawIndex(db, prefix);
+        RawIndex raw = indexAtSchemaVersion(4);
         raw.update("INSERT INTO ${prefix}scans (root, state, started_at, heartbeat_at) VALUES ('/old', 'COMPLETED',"
                 + " 1, 1)");
-        FsIndex index = track(db.builder(prefix).build());
+        FsIndex index = reopenIndex();
         assertThat(index.info(1).schemaVersion()).isEqualTo(6);
         assertThat(raw.queryLong("SELECT COUNT(*) FROM ${prefix}scans")).isEqualTo(1);
         Path root = tree("a.log", "b.txt");
