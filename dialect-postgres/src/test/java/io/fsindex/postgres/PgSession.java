@@ -1,5 +1,6 @@
 package io.fsindex.postgres;
 
+import io.fsindex.core.scan.ScanIds;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.testkit.TestDatabase;
 import java.sql.Connection;
@@ -115,11 +116,11 @@ final class PgSession implements AutoCloseable {
 
     /**
      * Inserts a scans row and returns its id; later calls return larger ids, as with FsIndex.startScan, whose ids
-     * come from the counter row: an explicit id leaves the identity sequence behind, so this takes one the same way.
+     * come from the counter row: an explicit id leaves the identity sequence behind, so this takes one the same way,
+     * with the allocator's own statements.
      */
     long newScan() throws SQLException {
-        long id = queryLong("UPDATE " + t.scanIdsName() + " SET last_id = GREATEST(last_id,"
-                + " (SELECT COALESCE(MAX(id), 0) FROM " + t.scansName() + ")) + 1 WHERE id = 1 RETURNING last_id");
+        long id = ScanIds.next(connection, t.prefix);
         return queryLong("INSERT INTO " + t.scansName() + " (id, root, state, started_at)"
                 + " VALUES (?, '/', 'RUNNING', 0) RETURNING id", id);
     }
