@@ -288,20 +288,19 @@ public final class ChangeLog {
             throws SQLException {
         Map<Long, String> paths = new HashMap<>();
         long count = 0;
-        List<Object[]> rows = new ArrayList<>();
+        List<SubtreeRow> rows = new ArrayList<>();
         try (ResultSet rs = sql.q(st.subtreeRows).set("top", top).statement.executeQuery()) {
             while (rs.next()) {
-                rows.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                        rs.getLong(5), rs.getInt(6)});
+                rows.add(SubtreeRow.read(rs));
             }
         }
-        for (Object[] r : rows) {
-            long id = (Long) r[0];
-            String kind = (String) r[3];
-            long goneAt = (Long) r[4];
-            boolean isTop = (Integer) r[5] == 0;
-            String parent = isTop ? null : paths.get((Long) r[1]);
-            String path = isTop ? topPath : join(parent, (String) r[2]);
+        for (SubtreeRow r : rows) {
+            long id = r.id();
+            String kind = r.kind();
+            long goneAt = r.goneAt();
+            boolean isTop = r.depth() == 0;
+            String parent = isTop ? null : paths.get(r.parent());
+            String path = isTop ? topPath : join(parent, r.name());
             if (path != null && FileKind.DIRECTORY.name().equals(kind)) {
                 paths.put(id, path);
             }
@@ -310,12 +309,20 @@ public final class ChangeLog {
                 if (isTop) {
                     change(id, type, kind, Path.of(topPath), null);
                 } else {
-                    changeIn(id, type, kind, parent, (String) r[2], null);
+                    changeIn(id, type, kind, parent, r.name(), null);
                 }
                 count++;
             }
         }
         return count;
+    }
+
+    /** One row of {@code subtreeRows}: a row of the subtree and its depth below the top (0 for the top). */
+    private record SubtreeRow(long id, long parent, String name, String kind, long goneAt, int depth) {
+        static SubtreeRow read(ResultSet rs) throws SQLException {
+            return new SubtreeRow(rs.getLong("id"), rs.getLong("parent"), rs.getString("name"), rs.getString("kind"),
+                    rs.getLong("gone_at"), rs.getInt("depth"));
+        }
     }
 
     public static String join(String parent, String name) {

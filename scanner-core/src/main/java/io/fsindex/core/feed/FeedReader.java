@@ -19,14 +19,19 @@ public final class FeedReader {
     public static void read(Sql.Bound readChanges, long after, long upTo, Consumer<Change> sink) throws SQLException {
         try (ResultSet rs = readChanges.set("after", after).set("upto", upTo).statement.executeQuery()) {
             while (rs.next()) {
-                String dir = rs.getString(5);
-                String name = rs.getString(6);
-                String previous = rs.getString(7);
-                sink.accept(new Change(rs.getLong(1), rs.getLong(2), ChangeType.valueOf(rs.getString(3)),
-                        FileKind.valueOf(rs.getString(4)), dir == null ? Path.of(name) : Path.of(dir, name),
-                        previous == null ? null : Path.of(previous), rs.getLong(8),
-                        Instant.ofEpochMilli(rs.getLong(9))));
+                sink.accept(change(rs));
             }
         }
+    }
+
+    /** The change on the result's current row, read by the column names the feed's tables give them. */
+    private static Change change(ResultSet rs) throws SQLException {
+        String dir = rs.getString("path");
+        String name = rs.getString("name");
+        String previous = rs.getString("previous_path");
+        return new Change(rs.getLong("seq"), rs.getLong("entry"), ChangeType.valueOf(rs.getString("change_type")),
+                FileKind.valueOf(rs.getString("kind")), dir == null ? Path.of(name) : Path.of(dir, name),
+                previous == null ? null : Path.of(previous), rs.getLong("scan_id"),
+                Instant.ofEpochMilli(rs.getLong("at")));
     }
 }

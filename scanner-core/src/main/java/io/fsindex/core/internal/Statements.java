@@ -161,7 +161,8 @@ public final class Statements {
         Condition purgeable = t.goneAt.lt(cutoff).and(t.parent.isNull().or(t.parent.notIn(
                 select(t.id).from(t.files).where(t.goneAt.lt(cutoff)))));
         countPurge = Sql.render(ctx, ctx.withRecursive(t.subtrees(purgeable))
-                .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
+                .select(org.jooq.impl.DSL.countDistinct(goneId).as("entries"),
+                        org.jooq.impl.DSL.max(goneDepth).as("depth"))
                 .from(table(name("gone"))));
         purgeBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(purgeable)));
         purge = Sql.render(ctx, own.deleteFiles(t, select(t.id).from(t.files).where(purgeable)));
@@ -244,7 +245,8 @@ public final class Statements {
         deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(childrenOfDir));
         deleteDescendantsBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(childrenOfDir)));
         countDescendants = Sql.render(ctx, ctx.withRecursive(t.subtrees(childrenOfDir))
-                .select(org.jooq.impl.DSL.countDistinct(goneId), org.jooq.impl.DSL.max(goneDepth))
+                .select(org.jooq.impl.DSL.countDistinct(goneId).as("entries"),
+                        org.jooq.impl.DSL.max(goneDepth).as("depth"))
                 .from(table(name("gone"))));
 
         selectChild = Sql.render(ctx, selectFiles(ctx).where(t.parent.eq(param("parent", Long.class)))

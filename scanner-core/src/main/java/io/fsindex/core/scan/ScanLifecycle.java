@@ -253,13 +253,13 @@ public final class ScanLifecycle {
             s.setMaxRows(limit);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next() && scans.size() < limit) {
-                    long id = rs.getLong(1);
-                    String state = rs.getString(3);
-                    long started = rs.getLong(4);
-                    long finished = rs.getLong(5);
+                    long id = rs.getLong("id");
+                    String state = rs.getString("state");
+                    long started = rs.getLong("started_at");
+                    long finished = rs.getLong("finished_at");
                     boolean unfinished = rs.wasNull() || finished == 0;
-                    String message = rs.getString(10);
-                    long heartbeatAt = rs.getLong(12);
+                    String message = rs.getString("message");
+                    long heartbeatAt = rs.getLong("heartbeat_at");
                     long lastAlive = rs.wasNull() ? started : heartbeatAt;
                     if (state.equals("RUNNING") && lastAlive < cutoff && !runningHere.contains(id)) {
                         state = ABANDONED;
@@ -269,9 +269,10 @@ public final class ScanLifecycle {
                                 + ", longer than the lease of " + lease.toMillis() / 1000.0 + " s (its process or its"
                                 + " connection to the database is gone); not yet recorded";
                     }
-                    scans.add(new ScanRecord(id, rs.getString(2), state, Instant.ofEpochMilli(started),
-                            unfinished ? null : Instant.ofEpochMilli(finished), rs.getLong(6), rs.getLong(7),
-                            rs.getLong(11), rs.getLong(8), rs.getLong(9), message));
+                    scans.add(new ScanRecord(id, rs.getString("root"), state, Instant.ofEpochMilli(started),
+                            unfinished ? null : Instant.ofEpochMilli(finished), rs.getLong("added"),
+                            rs.getLong("updated"), rs.getLong("moved"), rs.getLong("deleted"), rs.getLong("errors"),
+                            message));
                 }
             }
         }

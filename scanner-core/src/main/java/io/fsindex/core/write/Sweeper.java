@@ -97,8 +97,8 @@ final class Sweeper {
             if (!rs.next()) {
                 return 0;                       // deleted meanwhile, with everything below it
             }
-            String kind = rs.getString(2);
-            rs.getLong(3);
+            String kind = rs.getString("kind");
+            rs.getLong("gone_at");
             path = topPath.get();
             if (includeTop && rs.wasNull()) {
                 log.change(top, ChangeType.DELETED, kind, path, null);
@@ -114,11 +114,11 @@ final class Sweeper {
                 long[] piece = java.util.Arrays.copyOfRange(ids, from, from + n);
                 try (ResultSet rs = ctx.forIds(st.removedChildren, piece, n).statement.executeQuery()) {
                     while (rs.next()) {
-                        long id = rs.getLong(1);
-                        String dirPath = level.get(rs.getLong(2));
-                        String name = rs.getString(3);
-                        String kind = rs.getString(4);
-                        rs.getLong(5);
+                        long id = rs.getLong("id");
+                        String dirPath = level.get(rs.getLong("parent"));
+                        String name = rs.getString("name");
+                        String kind = rs.getString("kind");
+                        rs.getLong("gone_at");
                         if (rs.wasNull()) {
                             log.changeIn(id, ChangeType.DELETED, kind, dirPath, name, null);
                             count++;
@@ -144,8 +144,8 @@ final class Sweeper {
         List<Row> rows = new ArrayList<>();
         try (ResultSet rs = ctx.q(select).set("scan", scan).statement.executeQuery()) {
             while (rs.next()) {
-                rows.add(new Row(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), 0, 0, null, scan,
-                        0, true, null, 0));
+                rows.add(new Row(rs.getLong("id"), rs.getLong("parent"), rs.getString("name"), rs.getString("kind"),
+                        0, 0, null, scan, 0, true, null, 0));
             }
         }
         return rows;
@@ -176,7 +176,7 @@ final class Sweeper {
      * deeper than the engine's cascade can go ({@link io.fsindex.core.spi.DialectStatements#maxCascadeDepth}) is first cut
      * from the bottom in bands with {@code deleteBelow}, so no cascade runs deeper than one band.
      *
-     * @param count       counts the rows of the subtrees and their greatest depth
+     * @param count       counts the rows of the subtrees ({@code entries}) and their greatest depth ({@code depth})
      * @param deleteBelow deletes the rows deeper than {@code :depth}
      * @param delete      deletes the top rows; the cascade takes what is left below them
      */
@@ -185,8 +185,8 @@ final class Sweeper {
         int depth;
         try (ResultSet rs = ctx.q(count).set(key, value).statement.executeQuery()) {
             rs.next();
-            rows = rs.getLong(1);
-            depth = rs.getInt(2);
+            rows = rs.getLong("entries");
+            depth = rs.getInt("depth");
         }
         int band = db.statements().maxCascadeDepth();
         for (int below = depth - band; below > 0; below -= band) {
