@@ -75,6 +75,7 @@ class PostgresDialectTest {
         assertThat(dialect.schemaScript(4)).get().asString().contains("heartbeat_at");
         assertThat(dialect.schemaScript(5)).get().asString().contains("CREATE TABLE ${prefix}scopes");
         assertThat(dialect.schemaScript(6)).get().asString().contains("CREATE TABLE ${prefix}scan_ids");
-        assertThat(dialect.schemaScript(7)).isEmpty();
+        assertThat(dialect.schemaScript(7)).get().asString().contains("CREATE INDEX ${prefix}files_tree");
+        assertThat(dialect.schemaScript(8)).isEmpty();
     }
 }

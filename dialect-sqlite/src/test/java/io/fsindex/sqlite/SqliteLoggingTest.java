@@ -122,7 +122,8 @@ class SqliteLoggingTest {
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 3 to 4",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 4 to 5",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 5 to 6",
-                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 6"
+                            "migrating fsindex's tables fsindex_* in the SQLite database from version 6 to 7",
+                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 7"
                                     + " (were at 1)");
         }
         try (Capture log = CapturingLogProvider.capture()) {

@@ -13,6 +13,7 @@ import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.NameSearchProbe;
+import io.fsindex.core.SchemaScripts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
@@ -243,12 +244,13 @@ public abstract class QueryConformanceTest extends IndexTest {
         Path root = randomTree(new Random(7), 150);
         FsIndex index = openIndex();
         index.scan(root);
-        Trees.create(root, "later/", "later/new.bin");
+        Trees.create(root, "later/", "later/new.bin", "later/empty/");
         Files.write(root.resolve("d0/grown.bin"), new byte[5000]);
         index.scan(root);
 
         for (IndexReader read : readers(index)) {
-            for (Path dir : List.of(root, root.resolve("d0"), root.resolve("d1"), root.resolve("later"))) {
+            for (Path dir : List.of(root, root.resolve("d0"), root.resolve("d1"), root.resolve("later"),
+                    root.resolve("later/empty"))) {
                 DirectorySize s = read.directorySize(dir).orElseThrow();
                 assertThat(new long[] {s.bytes(), s.files(), s.directories()}).as(dir.toString())
                         .containsExactly(walkSize(dir));
@@ -263,6 +265,8 @@ public abstract class QueryConformanceTest extends IndexTest {
             assertThat(largest).extracting(DirectorySize::bytes)
                     .containsExactlyElementsOf(expected.stream().map(p -> walkSize(p)[0]).toList());
             largest.forEach(s -> assertThat(walkSize(s.path())[0]).isEqualTo(s.bytes()));
+            assertThat(read.largestSubdirectories(root.resolve("later"), 5)).extracting(DirectorySize::path)
+                    .containsExactly(root.resolve("later/empty"));
             assertThat(read.directorySize(root.resolve("a.txt"))).isEmpty();
             assertThat(read.directorySize(root.resolve("nope"))).isEmpty();
         }
@@ -270,8 +274,10 @@ public abstract class QueryConformanceTest extends IndexTest {
 
     @Test
     void aLargeSubtreeIsAnsweredFromWholeTablePassesAsTheDiskSays() throws IOException {
-        // More than 5,000 rows below the root and below big/: fsindex reads the whole table for them instead of
-        // walking the subtree; small/ is still walked. Both must answer what the disk says.
+        // More than 5,000 rows below the root and below big/: a find by name reads the whole table for them instead
+        // of walking the subtree; small/ is still walked, and so is every subtree for sizes and a size range (from
+        // the tree index), whose pages here need the paths of more directories than are looked up one by one. All
+        // must answer what the disk says.
         Path root = tree("big/", "small/", "small/inner/");
         Random random = new Random(5);
         for (int d = 0; d < 60; d++) {
@@ -302,6 +308,37 @@ public abstract class QueryConformanceTest extends IndexTest {
                 assertFinds(read, FileQuery.any().withUnder(dir).withNameGlob("*.log"), 100, root,
                         e -> e.startsWith(d) && !e.equals(d) && name(e).endsWith(".log"));
             }
+        }
+    }
+
+    // Schema version 7 adds the tree index that sizes and ranges below a directory are read from: rows written at
+    // version 6 are in it once the index is opened.
+    @Test
+    void rowsOfAVersion6IndexAreSummedAndFoundAfterTheUpgrade() throws Exception {
+        String prefix = TestDatabase.freshPrefix();
+        TestDatabase db = database();
+        SchemaScripts.apply(db.builder(prefix), 1, 6);
+        RawIndex raw = new RawIndex(db, prefix);
+        raw.update("INSERT INTO ${prefix}scans (id, root, state, started_at, heartbeat_at) VALUES (1, '/v6',"
+                + " 'COMPLETED', 1, 1)");
+        String insert = "INSERT INTO ${prefix}files (id, parent, name, kind, size, mtime, scan_id) VALUES ";
+        raw.update(insert + "(1, NULL, '/', 'DIRECTORY', 0, 0, 1)");
+        raw.update(insert + "(2, 1, 'v6', 'DIRECTORY', 0, 0, 1)");
+        raw.update(insert + "(3, 2, 'a.bin', 'FILE', 100, 5, 1)");
+        raw.update(insert + "(4, 2, 'sub', 'DIRECTORY', 0, 0, 1)");
+        raw.update(insert + "(5, 4, 'b.bin', 'FILE', 20, 7, 1)");
+
+        FsIndex index = track(db.builder(prefix).nameSearchIndex(nameSearchIndex()).build());
+        assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaScripts.currentVersion()).isEqualTo(7);
+        IndexReader reader = db.builder(prefix).buildReader();
+        opened.add(reader);
+        Path v6 = Path.of("/v6");
+        for (IndexReader read : List.of(index, reader)) {
+            DirectorySize s = read.directorySize(v6).orElseThrow();
+            assertThat(new long[] {s.bytes(), s.files(), s.directories()}).containsExactly(120, 2, 1);
+            assertThat(read.largestSubdirectories(v6, 5)).extracting(DirectorySize::bytes).containsExactly(20L);
+            assertThat(read.find(FileQuery.any().withUnder(v6).withSize(10L, null)).entries())
+                    .extracting(FileEntry::path).containsExactly(v6.resolve("a.bin"), v6.resolve("sub/b.bin"));
         }
     }
 

@@ -242,7 +242,7 @@ public abstract class ScopeConformanceTest extends IndexTest {
         raw.update("INSERT INTO ${prefix}scans (root, state, started_at, heartbeat_at) VALUES ('/old', 'COMPLETED',"
                 + " 1, 1)");
         FsIndex index = reopenIndex();
-        assertThat(index.info(1).schemaVersion()).isEqualTo(6);
+        assertThat(index.info(1).schemaVersion()).isEqualTo(7);
         assertThat(raw.queryLong("SELECT COUNT(*) FROM ${prefix}scans")).isEqualTo(1);
         Path root = tree("a.log", "b.txt");
         index.setScope(root, ScanScope.defaults().withExcludes("*.log"));

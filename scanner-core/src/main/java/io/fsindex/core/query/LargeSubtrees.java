@@ -5,7 +5,6 @@ import static org.jooq.impl.DSL.param;
 
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.spi.FsTables;
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,15 +16,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Questions about a directory whose subtree holds a large part of the index, answered from whole-table passes
- * instead of a recursive walk down the subtree. A walk costs an index lookup or two per row below the directory; a
- * pass reads the table in order, several times cheaper per row, so it wins once the subtree is a fair share of
- * the table. {@link #isLarge} decides with a walk cut short at that share.
+ * Finds below a directory whose subtree holds a large part of the index, answered from whole-table passes instead
+ * of a recursive walk down the subtree, where the find must read every row below (it has no size or time range
+ * the tree index answers). A walk then costs a row lookup per row below the directory; a pass reads the table in
+ * order, several times cheaper per row, so it wins once the subtree is a fair share of the table. {@link #isLarge}
+ * decides with a walk cut short at that share.
  */
 final class LargeSubtrees {
     /** A subtree is large when it holds more than this fraction of the table's rows. */
@@ -36,7 +35,6 @@ final class LargeSubtrees {
     private final Sql tableSize;
     private final Sql subtreeCount;
     private final Sql directories;
-    private final Sql totalsByParent;
 
     LargeSubtrees(DSLContext ctx, FsTables t) {
         tableSize = Sql.render(ctx, ctx.select(DSL.max(t.id)).from(t.files));
@@ -46,12 +44,6 @@ final class LargeSubtrees {
                         .limit(param("cap", Long.class)).asTable("walked")));
         directories = Sql.render(ctx, ctx.select(t.id, t.parent).from(t.files)
                 .where(t.kind.eq(inline("DIRECTORY"))).and(t.goneAt.isNull()));
-        Condition isFile = t.kind.eq(inline("FILE"));
-        totalsByParent = Sql.render(ctx, ctx.select(t.parent,
-                        DSL.sum(DSL.when(isFile, t.size).otherwise(inline(0L))),
-                        DSL.sum(DSL.when(isFile, inline(1L)).otherwise(inline(0L))),
-                        DSL.sum(DSL.when(t.kind.eq(inline("DIRECTORY")), inline(1L)).otherwise(inline(0L))))
-                .from(t.files).where(t.goneAt.isNull()).and(t.parent.isNotNull()).groupBy(t.parent));
     }
 
     /** Whether the subtree below directory {@code top} holds a large part of the table (see the class comment). */
@@ -92,26 +84,5 @@ final class LargeSubtrees {
             }
         }
         return below;
-    }
-
-    /** {@code bytes, files, directories} below directory {@code top}, as {@code Queries#directorySize} counts them. */
-    long[] totals(Connection c, long top) throws SQLException {
-        Set<Long> dirs = directoriesBelow(c, top);
-        long[] sum = new long[3];
-        try (Sql.Bound q = totalsByParent.prepare(c); ResultSet rs = q.statement.executeQuery()) {
-            while (rs.next()) {
-                if (dirs.contains(rs.getLong(1))) {
-                    sum[0] += number(rs, 2);
-                    sum[1] += number(rs, 3);
-                    sum[2] += number(rs, 4);
-                }
-            }
-        }
-        return sum;
-    }
-
-    private static long number(ResultSet rs, int column) throws SQLException {
-        BigDecimal n = rs.getBigDecimal(column);
-        return n == null ? 0 : n.longValueExact();
     }
 }

@@ -35,6 +35,7 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.SelectConditionStep;
 import org.jooq.SelectJoinStep;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -57,6 +58,8 @@ public final class Queries {
     private final Sql childrenPage;
     private final Sql subtreeSize;
     private final Sql subdirectorySizes;
+    /** id, parent and name of every live directory below {@code :top}. */
+    private final Sql directoriesBelow;
     /** The engine's name search index, used by find while the database has it. */
     private final Optional<NameSearchIndex> nameSearch;
     private final LargeSubtrees large;
@@ -71,10 +74,13 @@ public final class Queries {
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));
-        subtreeSize = Sql.render(ctx, sizes(t.id.eq(param("dir", Long.class)).and(t.kind.eq(inline("DIRECTORY"))))
-                .limit(inline(1)));
+        subtreeSize = Sql.render(ctx, totals(t.id.eq(param("dir", Long.class))));
         subdirectorySizes = Sql.render(ctx, sizes(t.parent.eq(param("dir", Long.class))
                 .and(t.kind.eq(inline("DIRECTORY")))).limit(param("limit", Integer.class)));
+        directoriesBelow = Sql.render(ctx, ctx.withRecursive(DirectoryWalk.named(t, param("top", Long.class)))
+                .select(DirectoryWalk.id(), field(name(DirectoryWalk.NAME, "parent"), Long.class),
+                        field(name(DirectoryWalk.NAME, "name"), String.class))
+                .from(DirectoryWalk.table()).where(DirectoryWalk.id().ne(param("top", Long.class))));
     }
 
     public Optional<FileEntry> byId(Connection c, long id) throws SQLException {
@@ -84,7 +90,7 @@ public final class Queries {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                PathCache paths = new PathCache(c);
+                PathCache paths = new PathCache(c, 0);
                 return Optional.of(entry(rs, paths));
             }
         }
@@ -107,13 +113,16 @@ public final class Queries {
     /** A page of {@code query}'s matches; {@code under} is the id of its directory, or 0 for the whole index. */
     public FindPage find(Connection c, FileQuery query, long under) throws SQLException {
         NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
-        // Below a large directory, rows are read from the whole table and kept if their parent is in its subtree;
-        // below a small one, the subtree is walked, once per statement, so one statement reads a whole page.
-        Set<Long> dirsBelow = under != 0 && large.isLarge(c, under) ? large.directoriesBelow(c, under) : null;
+        // Below a directory, its directories are walked, once per statement, so one statement reads a whole page:
+        // a size or time range is then read from the tree index alone. Without one, every row below is read, so
+        // below a large directory rows are read from the whole table instead and kept if their parent is in its
+        // subtree.
+        Set<Long> dirsBelow = under != 0 && !hasRange(query) && large.isLarge(c, under)
+                ? large.directoriesBelow(c, under) : null;
         boolean walk = under != 0 && dirsBelow == null;
         int batch = walk ? Math.max(FIND_BATCH, Math.min(query.limit(), WALK_BATCH) + 1) : FIND_BATCH;
         Sql sql = Sql.render(ctx, findStatement(query, names, walk, searchIndexed(c, names), batch));
-        PathCache paths = new PathCache(c);
+        PathCache paths = new PathCache(c, under);
         List<FileEntry> out = new ArrayList<>();
         long cursor = query.after();
         try (Sql.Bound q = sql.prepare(c)) {
@@ -138,6 +147,11 @@ public final class Queries {
                 }
             }
         }
+    }
+
+    private static boolean hasRange(FileQuery query) {
+        return query.minSize() != null || query.maxSize() != null || query.modifiedAfter() != null
+                || query.modifiedBefore() != null;
     }
 
     /** Whether the name search index narrows {@code names}: it is there and one of their runs is long enough. */
@@ -178,7 +192,7 @@ public final class Queries {
         if (query.contentHash() != null) {
             where = where.and(r(t.contentHash).eq(param("hash", String.class)));
         }
-        return from(under).where(where).orderBy(r(t.id)).limit(inline(batch));
+        return from(under).and(where).orderBy(r(t.id)).limit(inline(batch));
     }
 
     private void bindFind(Sql.Bound q, FileQuery query, NameFilter names, long under, long after)
@@ -220,15 +234,15 @@ public final class Queries {
     }
 
     public Optional<DirectorySize> directorySize(Connection c, long dir, Path path) throws SQLException {
-        if (large.isLarge(c, dir)) {
-            long[] totals = large.totals(c, dir);
-            return Optional.of(new DirectorySize(dir, path, totals[0], totals[1], totals[2]));
-        }
         try (Sql.Bound q = subtreeSize.prepare(c)) {
             q.set("dir", dir);
             try (ResultSet rs = q.statement.executeQuery()) {
-                return rs.next() ? Optional.of(new DirectorySize(dir, path, rs.getLong(2), rs.getLong(3),
-                        rs.getLong(4))) : Optional.empty();
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                rs.getLong(1);
+                return rs.wasNull() ? Optional.empty()
+                        : Optional.of(new DirectorySize(dir, path, number(rs, 2), number(rs, 3), number(rs, 4)));
             }
         }
     }
@@ -239,11 +253,11 @@ public final class Queries {
             q.set("dir", dir).set("limit", limit);
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)});
+                    found.add(new long[] {rs.getLong(1), number(rs, 2), number(rs, 3), number(rs, 4)});
                 }
             }
         }
-        PathCache paths = new PathCache(c);
+        PathCache paths = new PathCache(c, 0);
         List<DirectorySize> out = new ArrayList<>();
         for (long[] f : found) {
             out.add(new DirectorySize(f[0], paths.of(f[0]), f[1], f[2], f[3]));
@@ -264,15 +278,15 @@ public final class Queries {
         Field<Integer> byFingerprint = DSL.when(r(t.contentHash).isNull(), inline(1)).otherwise(inline(0));
         Field<Integer> copies = DSL.count();
         Sql groups = Sql.render(ctx, fromSelecting(under != 0, r(t.size), r(t.contentHash), fingerprintOnly, copies)
-                .where(files).and(r(t.contentHash).isNotNull().or(r(t.fingerprint).isNotNull()))
+                .and(files).and(r(t.contentHash).isNotNull().or(r(t.fingerprint).isNotNull()))
                 .groupBy(r(t.size), r(t.contentHash), fingerprintOnly).having(copies.gt(inline(1)))
                 .orderBy(copies.minus(inline(1)).cast(SQLDataType.BIGINT).times(r(t.size)).desc(), DSL.max(key),
                         DSL.max(byFingerprint), r(t.size))
                 .limit(param("limit", Integer.class)));
-        Sql byHash = Sql.render(ctx, from(under != 0).where(files)
+        Sql byHash = Sql.render(ctx, from(under != 0).and(files)
                 .and(r(t.contentHash).eq(param("value", String.class))).and(r(t.size).eq(param("size", Long.class)))
                 .orderBy(r(t.id)));
-        Sql byPrint = Sql.render(ctx, from(under != 0).where(files).and(r(t.contentHash).isNull())
+        Sql byPrint = Sql.render(ctx, from(under != 0).and(files).and(r(t.contentHash).isNull())
                 .and(r(t.fingerprint).eq(param("value", String.class))).and(r(t.size).eq(param("size", Long.class)))
                 .orderBy(r(t.id)));
         List<Object[]> found = new ArrayList<>();
@@ -287,7 +301,7 @@ public final class Queries {
                 }
             }
         }
-        PathCache paths = new PathCache(c);
+        PathCache paths = new PathCache(c, 0);
         List<DuplicateGroup> out = new ArrayList<>();
         try (Sql.Bound hashed = byHash.prepare(c); Sql.Bound printed = byPrint.prepare(c)) {
             for (Object[] g : found) {
@@ -312,39 +326,64 @@ public final class Queries {
         return out;
     }
 
-    /** Selects {@code top, bytes, files, directories} for each directory matching {@code anchor}, largest first. */
+    /**
+     * Selects {@code top, bytes, files, directories} for each live directory matching {@code anchor}, largest first:
+     * its directories are walked, and the entries of each are summed from the tree index. A directory without
+     * entries still has its row (the outer join), with zero sums.
+     */
     private org.jooq.SelectLimitStep<?> sizes(Condition anchor) {
-        Table<?> f = t.files.as("f");
-        Field<Long> subId = field(name("sub", "id"), Long.class);
-        Field<Long> subTop = field(name("sub", "top"), Long.class);
-        CommonTableExpression<?> sub = name("sub").fields("id", "top").as(
-                select(t.id, t.id).from(t.files).where(anchor).and(t.goneAt.isNull())
-                        .unionAll(select(field(name("f", "id"), Long.class), subTop)
-                                .from(f).join(table(name("sub")))
-                                .on(field(name("f", "parent"), Long.class).eq(subId))
-                                .where(field(name("f", "gone_at"), Long.class).isNull())));
+        Field<java.math.BigDecimal> bytes = bytes();
+        return sumsBelow(anchor, DirectoryWalk.top(), bytes).groupBy(DirectoryWalk.top())
+                .orderBy(bytes.desc(), DirectoryWalk.top());
+    }
+
+    /**
+     * Selects {@code top, bytes, files, directories} of the one live directory matching {@code anchor}: as {@link
+     * #sizes} without grouping, which would sort every entry below; {@code top} is null if there is no such
+     * directory.
+     */
+    private org.jooq.Select<?> totals(Condition anchor) {
+        return sumsBelow(anchor, DSL.min(DirectoryWalk.top()), bytes());
+    }
+
+    private SelectJoinStep<?> sumsBelow(Condition anchor, Field<Long> top, Field<java.math.BigDecimal> bytes) {
         Condition isFile = r(t.kind).eq(inline("FILE"));
-        Field<java.math.BigDecimal> bytes = DSL.sum(DSL.when(isFile, r(t.size)).otherwise(inline(0L)));
         Field<java.math.BigDecimal> files = DSL.sum(DSL.when(isFile, inline(1L)).otherwise(inline(0L)));
-        Field<java.math.BigDecimal> dirs = DSL.sum(DSL.when(r(t.kind).eq(inline("DIRECTORY"))
-                .and(r(t.id).ne(subTop)), inline(1L)).otherwise(inline(0L)));
-        return ctx.withRecursive(sub).select(subTop, bytes, files, dirs).from(table(name("sub")))
-                .join(t.files.as("r")).on(r(t.id).eq(subId)).groupBy(subTop).orderBy(bytes.desc(), subTop);
+        Field<java.math.BigDecimal> dirs = DSL.sum(DSL.when(r(t.kind).eq(inline("DIRECTORY")), inline(1L))
+                .otherwise(inline(0L)));
+        // The walk comes first in the join: SQLite keeps that order for an outer join and would otherwise scan the
+        // whole table for a small subtree.
+        return ctx.withRecursive(DirectoryWalk.directories(t, anchor))
+                .select(top, bytes, files, dirs).from(DirectoryWalk.table())
+                .leftJoin(t.files.as("r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
+    }
+
+    private Field<java.math.BigDecimal> bytes() {
+        return DSL.sum(DSL.when(r(t.kind).eq(inline("FILE")), r(t.size)).otherwise(inline(0L)));
+    }
+
+    /** A sum column, which some engines return as a decimal, as a long; an empty sum is 0. */
+    private static long number(ResultSet rs, int column) throws SQLException {
+        java.math.BigDecimal n = rs.getBigDecimal(column);
+        return n == null ? 0 : n.longValueExact();
     }
 
     /** The live entries' columns from the whole index, or from below directory {@code :top}. */
-    private SelectJoinStep<Record> from(boolean under) {
+    private SelectConditionStep<Record> from(boolean under) {
         return fromSelecting(under, entryColumns());
     }
 
-    private SelectJoinStep<Record> fromSelecting(boolean under, Field<?>... columns) {
+    /**
+     * {@code columns} of every row, or of the rows below directory {@code :top}: the entries of the directories a
+     * walk finds. A CROSS JOIN keeps the walk first on SQLite (it does not reorder one); the other engines plan it as
+     * the inner join it is. Conditions on the rows follow with {@code and}; whether they are live is left to them.
+     */
+    private SelectConditionStep<Record> fromSelecting(boolean under, Field<?>... columns) {
         if (!under) {
-            return ctx.select(columns).from(t.files.as("r"));
+            return ctx.select(columns).from(t.files.as("r")).where(DSL.noCondition());
         }
-        Field<Long> goneId = field(name("gone", "id"), Long.class);
-        return ctx.withRecursive(t.subtrees(t.id.eq(param("top", Long.class)))).select(columns)
-                .from(table(name("gone"))).join(t.files.as("r"))
-                .on(r(t.id).eq(goneId).and(field(name("gone", "depth"), Integer.class).gt(inline(0))));
+        return ctx.withRecursive(DirectoryWalk.directories(t, t.id.eq(param("top", Long.class)))).select(columns)
+                .from(DirectoryWalk.table()).crossJoin(t.files.as("r")).where(r(t.parent).eq(DirectoryWalk.id()));
     }
 
     private SelectJoinStep<Record> selectEntries() {
@@ -376,19 +415,36 @@ public final class Queries {
         return Lookups.entryAt(rs, path);
     }
 
-    /** The paths of directories by id, each read once per question through {@link Statements#ancestors}. */
+    /**
+     * The paths of directories by id, each read once per question through {@link Statements#ancestors}; when many
+     * are asked for below a known directory, the paths of all directories below it are read at once instead.
+     */
     private final class PathCache {
-        private final Connection c;
-        private final Map<Long, Path> known = new HashMap<>();
+        /** Lookups of single paths before the directories below {@link #top} are read at once. */
+        private static final int LOOKUPS_BEFORE_WALK = 32;
 
-        PathCache(Connection c) {
+        private final Connection c;
+        /** The directory the question is about (0: none), below which every asked-for directory is. */
+        private final long top;
+        private final Map<Long, Path> known = new HashMap<>();
+        private int lookups;
+
+        PathCache(Connection c, long top) {
             this.c = c;
+            this.top = top;
         }
 
         Path of(long id) throws SQLException {
             Path cached = known.get(id);
             if (cached != null) {
                 return cached;
+            }
+            if (top != 0 && ++lookups == LOOKUPS_BEFORE_WALK) {
+                readBelowTop();
+                cached = known.get(id);
+                if (cached != null) {
+                    return cached;
+                }
             }
             Path path = null;
             try (Sql.Bound q = statements.ancestors.prepare(c)) {
@@ -404,6 +460,36 @@ public final class Queries {
                 throw new SQLException("row " + id + " vanished while its path was read");
             }
             return path;
+        }
+
+        /** Reads the paths of every live directory below {@link #top} in one statement. */
+        private void readBelowTop() throws SQLException {
+            Path topPath = of(top);
+            List<Object[]> pending = new ArrayList<>();
+            try (Sql.Bound q = directoriesBelow.prepare(c)) {
+                q.set("top", top);
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    while (rs.next()) {
+                        pending.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getString(3)});
+                    }
+                }
+            }
+            known.put(top, topPath);
+            // A walk hands out a directory after its parent; the loop only guards against an engine that does not.
+            for (boolean progress = true; progress && !pending.isEmpty(); ) {
+                progress = false;
+                List<Object[]> later = new ArrayList<>();
+                for (Object[] row : pending) {
+                    Path parent = known.get((Long) row[1]);
+                    if (parent == null) {
+                        later.add(row);
+                    } else {
+                        known.putIfAbsent((Long) row[0], parent.resolve((String) row[2]));
+                        progress = true;
+                    }
+                }
+                pending = later;
+            }
         }
     }
 }

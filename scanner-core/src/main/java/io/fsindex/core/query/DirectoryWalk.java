@@ -1,0 +1,74 @@
+package io.fsindex.core.query;
+
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.select;
+
+import io.fsindex.core.spi.FsTables;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Table;
+
+/**
+ * Walks a subtree by its live directories only, so that a question about everything below a directory costs one
+ * lookup per directory in the files table's tree index ({@code parent, kind, size, mtime}, schema version 7), not
+ * one per entry; the entries of each directory are then read from that index, whose columns answer sizes and the
+ * size and time ranges without the table's rows.
+ */
+final class DirectoryWalk {
+    /** The walk's name in a statement. */
+    static final String NAME = "d";
+
+    private DirectoryWalk() {
+    }
+
+    /**
+     * A recursive common table expression {@code d(id, top)}: every live directory matching {@code anchor}, and every
+     * live directory below one, with the id of the anchor it is below (or is). Use with {@code withRecursive}.
+     */
+    static CommonTableExpression<?> directories(FsTables t, Condition anchor) {
+        Table<?> f = t.files.as("f");
+        return name(NAME).fields("id", "top").as(
+                select(t.id, t.id).from(t.files).where(anchor).and(isDirectory(t.kind)).and(t.goneAt.isNull())
+                        .unionAll(select(field(name("f", "id"), Long.class), top())
+                                .from(f).join(table()).on(field(name("f", "parent"), Long.class).eq(id()))
+                                .where(isDirectory(field(name("f", "kind"), String.class)))
+                                .and(field(name("f", "gone_at"), Long.class).isNull())));
+    }
+
+    /**
+     * A recursive common table expression {@code d(id, parent, name)}: directory {@code :top} (if it is a live one)
+     * and every live directory below it, each with its parent and name, so their paths can be put together from
+     * the top's.
+     */
+    static CommonTableExpression<?> named(FsTables t, Field<Long> top) {
+        Table<?> f = t.files.as("f");
+        return name(NAME).fields("id", "parent", "name").as(
+                select(t.id, t.parent, t.name).from(t.files).where(t.id.eq(top)).and(isDirectory(t.kind))
+                        .and(t.goneAt.isNull())
+                        .unionAll(select(field(name("f", "id"), Long.class), field(name("f", "parent"), Long.class),
+                                field(name("f", "name"), String.class))
+                                .from(f).join(table()).on(field(name("f", "parent"), Long.class).eq(id()))
+                                .where(isDirectory(field(name("f", "kind"), String.class)))
+                                .and(field(name("f", "gone_at"), Long.class).isNull())));
+    }
+
+    /** The walk as a table in a {@code FROM} clause. */
+    static Table<?> table() {
+        return org.jooq.impl.DSL.table(name(NAME));
+    }
+
+    static Field<Long> id() {
+        return field(name(NAME, "id"), Long.class);
+    }
+
+    static Field<Long> top() {
+        return field(name(NAME, "top"), Long.class);
+    }
+
+    private static Condition isDirectory(Field<String> kind) {
+        return kind.eq(inline("DIRECTORY"));
+    }
+}
