@@ -14,6 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +34,8 @@ import picocli.CommandLine.Option;
  * Asks an index what the usual tools answer from the disk or their own database, in the same run and on the same
  * tree: a substring search against {@code plocate}, {@code du} of the whole tree against {@code du -s
  * --apparent-size}, and a size and time range under a directory against {@code find -size -newer}; and the cold
- * scan with the name search index on against one without. One table, ratios against each baseline.
+ * scan with the name search index on against one without, and one without the tree index (dropped) against one
+ * with it. One table, ratios against each baseline.
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.fsindex.benchmarks.QueryBench --entries 1000000
  * </pre>
@@ -132,6 +137,8 @@ public final class QueryBench extends BenchCommand {
         double plain = coldScan(server, "plain_", false, root);
         progress.printf("%s: cold scan with the name search index%n", name);
         double indexed = coldScan(server, "named_", true, root);
+        progress.printf("%s: cold scan without the tree index%n", name);
+        double treeless = coldScan(server, "bare_", false, root);
         long[] found = new long[4];
         try (IndexReader reader = server.builder("named_").buildReader()) {
             double search = median(() -> found[0] = count(reader, FileQuery.any().withNameContaining(pattern)));
@@ -153,10 +160,19 @@ public final class QueryBench extends BenchCommand {
                     "≤ 0.25");
         }
         row("cold scan with the name search index", name, "without", plain, indexed, "≤ 1.3");
+        row("cold scan with the tree index (schema 7)", name, "without (dropped)", treeless, plain,
+                "≤ 1.05");
     }
 
-    private double coldScan(Server server, String prefix, boolean nameSearch, Path root) {
+    /**
+     * The seconds a cold scan of {@code root} into fresh tables {@code prefix} takes; prefix {@code bare_} drops the
+     * tree index first, so the scan writes the rows of schema version 7 without it.
+     */
+    private double coldScan(Server server, String prefix, boolean nameSearch, Path root) throws SQLException {
         try (FsIndex index = server.builder(prefix).nameSearchIndex(nameSearch).build()) {
+            if (prefix.equals("bare_")) {
+                server.dropTreeIndex(prefix);
+            }
             long start = System.nanoTime();
             index.scan(root);
             return (System.nanoTime() - start) / 1e9;
@@ -254,6 +270,9 @@ public final class QueryBench extends BenchCommand {
 
         FsIndex.Builder builder(String prefix);
 
+        /** Drops the tree index of tables {@code prefix} (schema version 7), on a connection of its own. */
+        void dropTreeIndex(String prefix) throws SQLException;
+
         @Override
         void close() throws Exception;
 
@@ -266,7 +285,18 @@ public final class QueryBench extends BenchCommand {
                         }
 
                         public FsIndex.Builder builder(String prefix) {
-                            return FsIndex.builder().jdbcUrl("jdbc:sqlite:" + run.resolve(prefix + "index.db"));
+                            return FsIndex.builder().jdbcUrl(url(prefix));
+                        }
+
+                        private String url(String prefix) {
+                            return "jdbc:sqlite:" + run.resolve(prefix + "index.db");
+                        }
+
+                        public void dropTreeIndex(String prefix) throws SQLException {
+                            try (Connection c = DriverManager.getConnection(url(prefix));
+                                 Statement st = c.createStatement()) {
+                                st.execute("DROP INDEX " + prefix + "files_tree");
+                            }
                         }
 
                         public void close() {
@@ -285,6 +315,13 @@ public final class QueryBench extends BenchCommand {
                                     .tablePrefix(prefix);
                         }
 
+                        public void dropTreeIndex(String prefix) throws SQLException {
+                            try (Connection c = DriverManager.getConnection(pg.url(), pg.user(), pg.password());
+                                 Statement st = c.createStatement()) {
+                                st.execute("DROP INDEX " + prefix + "files_tree");
+                            }
+                        }
+
                         public void close() throws IOException {
                             pg.close();
                         }
@@ -301,6 +338,12 @@ public final class QueryBench extends BenchCommand {
 
                         public FsIndex.Builder builder(String prefix) {
                             return FsIndex.builder().jdbcUrl(my.loadDataUrl()).user(my.user()).tablePrefix(prefix);
+                        }
+
+                        public void dropTreeIndex(String prefix) throws SQLException {
+                            try (Connection c = my.connect(my.url()); Statement st = c.createStatement()) {
+                                st.execute("DROP INDEX " + prefix + "files_tree ON " + prefix + "files");
+                            }
                         }
 
                         public void close() {
