@@ -293,9 +293,10 @@ public final class QueryBench extends BenchCommand {
                         }
 
                         public void dropTreeIndex(String prefix) throws SQLException {
+                            // A file per prefix here, each with the default table prefix.
                             try (Connection c = DriverManager.getConnection(url(prefix));
                                  Statement st = c.createStatement()) {
-                                st.execute("DROP INDEX " + prefix + "files_tree");
+                                st.execute("DROP INDEX fsindex_files_tree");
                             }
                         }
 
