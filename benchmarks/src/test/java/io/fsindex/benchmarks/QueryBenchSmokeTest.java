@@ -18,6 +18,7 @@ class QueryBenchSmokeTest {
                 "--engines", "sqlite").tableLeavingNothingIn(work);
 
         assertThat(table).contains("| names containing \"a\"", "| du of the whole tree", "| size ≥ 10 KiB",
-                "| cold scan with the name search index | SQLite", "| cold scan with the tree index (schema 7) | SQLite");
+                "| cold scan with the name search index | SQLite",
+                "| cold scan with the tree index (schema 7) | SQLite");
     }
 }
