@@ -8,14 +8,12 @@ import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.FsIndex;
-import io.fsindex.testkit.ScanPropertyConformanceTest.Change;
 import io.fsindex.testkit.ScanPropertyConformanceTest.Mutate;
 import io.fsindex.testkit.ScanPropertyConformanceTest.StartScan;
 import io.fsindex.testkit.SteppedScan.Event;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -27,17 +25,15 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /** One try: a tree, an index, the scans and the log of what happened, for the failure message. */
 final class PropertyTry implements AutoCloseable {
-    /** Few names, two differing only in case, so that changes collide and reuse names. */
-    private static final List<String> NAMES = List.of("a", "A", "b", "c");
-    private static final int MAX_DEPTH = 3;
     private static final int MAX_RUNNING_SCANS = 4;
     private static final long STEP_TIMEOUT_SECONDS = 60;
 
     final Path root;
+    /** Applies the property's changes to the tree under {@link #root}. */
+    private final PropertyTreeChanges tree;
     final FsIndex index;
     final IndexInvariants invariants;
     final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -62,6 +58,7 @@ final class PropertyTry implements AutoCloseable {
         try {
             root = Files.createTempDirectory("fsindex-property").toRealPath().resolve("tree");
             Files.createDirectory(root);
+            tree = new PropertyTreeChanges(root);
         } catch (IOException | RuntimeException e) {
             index.close();
             throw e;
@@ -83,7 +80,7 @@ final class PropertyTry implements AutoCloseable {
         }
         Path target = root;
         if (!step.full()) {
-            List<Path> entries = entries();
+            List<Path> entries = tree.entries();
             if (!entries.isEmpty()) {
                 target = entries.get(step.target() % entries.size());
             }
@@ -350,7 +347,7 @@ final class PropertyTry implements AutoCloseable {
 
     void mutate(Mutate m) {
         try {
-            String done = apply(m);
+            String done = tree.apply(m);
             recordChangedPaths();
             log.append(m.change().name().toLowerCase()).append(' ').append(done == null ? "(nothing to do)" : done)
                     .append('\n');
@@ -372,134 +369,6 @@ final class PropertyTry implements AutoCloseable {
         });
         diskKinds.keySet().stream().filter(path -> !now.containsKey(path)).forEach(stableIds::remove);
         diskKinds = now;
-    }
-
-    private String apply(Mutate m) throws IOException {
-        switch (m.change()) {
-            case ADD_FILE, ADD_DIR -> {
-                Path parent = pick(directories().stream().filter(d -> depth(d) < MAX_DEPTH).toList(), m.place());
-                Path added = parent == null ? null : freeName(parent, m.name());
-                if (added == null) {
-                    return null;
-                }
-                if (m.change() == Change.ADD_DIR) {
-                    Files.createDirectory(added);
-                } else {
-                    write(added, m.size());
-                }
-                return rel(added);
-            }
-            case DELETE -> {
-                Path target = pick(entries(), m.target());
-                if (target == null) {
-                    return null;
-                }
-                Trees.delete(target);
-                return rel(target);
-            }
-            case MODIFY_FILE -> {
-                Path target = pick(files(), m.target());
-                if (target == null) {
-                    return null;
-                }
-                int size = m.size() == Files.size(target) ? m.size() + 1 : m.size();
-                write(target, size);
-                return rel(target) + " to " + size + " bytes";
-            }
-            case DIR_TO_FILE -> {
-                Path target = pick(directories().stream().filter(d -> !d.equals(root)).toList(), m.target());
-                if (target == null) {
-                    return null;
-                }
-                Trees.delete(target);
-                write(target, m.size());
-                return rel(target);
-            }
-            case FILE_TO_DIR -> {
-                Path target = pick(files(), m.target());
-                if (target == null) {
-                    return null;
-                }
-                Files.delete(target);
-                Files.createDirectory(target);
-                if (depth(target) < MAX_DEPTH) {
-                    write(target.resolve(NAMES.get(m.name() % NAMES.size())), m.size());
-                }
-                return rel(target);
-            }
-            case RENAME -> {
-                Path source = pick(entries(), m.target());
-                if (source == null) {
-                    return null;
-                }
-                int height = height(source);
-                List<Path> places = directories().stream()
-                        .filter(d -> !d.startsWith(source) && depth(d) + 1 + height <= MAX_DEPTH).toList();
-                Path parent = pick(places, m.place());
-                Path destination = parent == null ? null : freeName(parent, m.name());
-                if (destination == null) {
-                    return null;
-                }
-                Files.move(source, destination);
-                return rel(source) + " to " + rel(destination);
-            }
-            default -> throw new IllegalStateException(m.change().name());
-        }
-    }
-
-    private Path freeName(Path parent, int pick) {
-        for (int i = 0; i < NAMES.size(); i++) {
-            Path candidate = parent.resolve(NAMES.get((pick + i) % NAMES.size()));
-            if (!Files.exists(candidate, LinkOption.NOFOLLOW_LINKS)) {
-                return candidate;
-            }
-        }
-        return null;
-    }
-
-    private static <T> T pick(List<T> candidates, int pick) {
-        return candidates.isEmpty() ? null : candidates.get(pick % candidates.size());
-    }
-
-    /** Every entry under the root, in a stable order. */
-    List<Path> entries() {
-        try (Stream<Path> s = Files.walk(root)) {
-            return s.filter(p -> !p.equals(root)).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private List<Path> directories() {
-        List<Path> dirs = new ArrayList<>();
-        dirs.add(root);
-        entries().stream().filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).forEach(dirs::add);
-        return dirs;
-    }
-
-    private List<Path> files() {
-        return entries().stream().filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).toList();
-    }
-
-    private int depth(Path p) {
-        return root.relativize(p).toString().isEmpty() ? 0 : root.relativize(p).getNameCount();
-    }
-
-    private int height(Path p) {
-        try (Stream<Path> s = Files.walk(p)) {
-            return s.mapToInt(d -> p.relativize(d).toString().isEmpty() ? 0 : p.relativize(d).getNameCount())
-                    .max().orElse(0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private String rel(Path p) {
-        return "/" + root.relativize(p);
-    }
-
-    private static void write(Path file, int size) throws IOException {
-        Files.writeString(file, "x".repeat(size));
     }
 
     @Override
