@@ -219,7 +219,7 @@ public final class IndexReads {
             if (!rs.next()) {
                 throw new SQLException("the change feed's head row is missing from " + tables.feedName());
             }
-            return new long[] {rs.getLong(1), rs.getLong(2)};
+            return new long[] {rs.getLong("last_seq"), rs.getLong("pruned_through")};
         }
     }
 
@@ -230,11 +230,11 @@ public final class IndexReads {
             long files;
             long dirs;
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(CASE WHEN kind = 'DIRECTORY' THEN 1 ELSE 0 END)"
-                         + " FROM " + tables.filesName() + " WHERE gone_at IS NULL")) {
+                 ResultSet rs = s.executeQuery("SELECT COUNT(*) AS entries, SUM(CASE WHEN kind = 'DIRECTORY' THEN 1"
+                         + " ELSE 0 END) AS directories FROM " + tables.filesName() + " WHERE gone_at IS NULL")) {
                 rs.next();
-                files = rs.getLong(1);
-                dirs = rs.getLong(2);
+                files = rs.getLong("entries");
+                dirs = rs.getLong("directories");
             }
             List<ScanRecord> scans = lifecycle.recent(c, recentScans, runningHere);
             return new IndexInfo(product, version, files, dirs, scans);

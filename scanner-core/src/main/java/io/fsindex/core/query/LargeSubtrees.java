@@ -69,9 +69,9 @@ final class LargeSubtrees {
         Map<Long, List<Long>> children = new HashMap<>();
         try (Sql.Bound q = directories.prepare(c); ResultSet rs = q.statement.executeQuery()) {
             while (rs.next()) {
-                long parent = rs.getLong(2);
+                long parent = rs.getLong("parent");
                 if (!rs.wasNull()) {
-                    children.computeIfAbsent(parent, k -> new ArrayList<>()).add(rs.getLong(1));
+                    children.computeIfAbsent(parent, k -> new ArrayList<>()).add(rs.getLong("id"));
                 }
             }
         }

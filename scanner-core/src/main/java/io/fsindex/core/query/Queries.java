@@ -18,6 +18,7 @@ import io.fsindex.api.FindPage;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.core.spi.NameSearchIndex;
+import io.fsindex.core.write.Row;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -99,7 +100,7 @@ public final class Queries {
             q.set("dir", dir).set("after", afterName == null ? "" : afterName).set("limit", limit);
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    out.add(entryAt(rs, dirPath.resolve(rs.getString(3))));
+                    out.add(entryAt(rs, dirPath.resolve(rs.getString("name"))));
                 }
             }
         }
@@ -128,9 +129,9 @@ public final class Queries {
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
                         read++;
-                        cursor = rs.getLong(1);
-                        if (names.matches(rs.getString(3))
-                                && (dirsBelow == null || dirsBelow.contains(rs.getLong(2)))) {
+                        cursor = rs.getLong("id");
+                        if (names.matches(rs.getString("name"))
+                                && (dirsBelow == null || dirsBelow.contains(rs.getLong("parent")))) {
                             out.add(entry(rs, paths));
                             if (out.size() == query.limit()) {
                                 return new FindPage(out, cursor, true);
@@ -236,9 +237,9 @@ public final class Queries {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                rs.getLong(1);
-                return rs.wasNull() ? Optional.empty()
-                        : Optional.of(new DirectorySize(dir, path, number(rs, 2), number(rs, 3), number(rs, 4)));
+                rs.getLong("top");
+                return rs.wasNull() ? Optional.empty() : Optional.of(new DirectorySize(dir, path,
+                        number(rs, "bytes"), number(rs, "files"), number(rs, "directories")));
             }
         }
     }
@@ -249,7 +250,8 @@ public final class Queries {
             q.set("dir", dir).set("limit", limit);
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new long[] {rs.getLong(1), number(rs, 2), number(rs, 3), number(rs, 4)});
+                    found.add(new long[] {rs.getLong("top"), number(rs, "bytes"), number(rs, "files"),
+                            number(rs, "directories")});
                 }
             }
         }
@@ -273,7 +275,8 @@ public final class Queries {
         Field<String> key = DSL.coalesce(r(t.contentHash), r(t.fingerprint));
         Field<Integer> byFingerprint = DSL.when(r(t.contentHash).isNull(), inline(1)).otherwise(inline(0));
         Field<Integer> copies = DSL.count();
-        Sql groups = Sql.render(ctx, fromSelecting(under != 0, r(t.size), r(t.contentHash), fingerprintOnly, copies)
+        Sql groups = Sql.render(ctx, fromSelecting(under != 0, r(t.size), r(t.contentHash),
+                        fingerprintOnly.as("fingerprint_only"), copies)
                 .and(files).and(r(t.contentHash).isNotNull().or(r(t.fingerprint).isNotNull()))
                 .groupBy(r(t.size), r(t.contentHash), fingerprintOnly).having(copies.gt(inline(1)))
                 .orderBy(copies.minus(inline(1)).cast(SQLDataType.BIGINT).times(r(t.size)).desc(), DSL.max(key),
@@ -293,7 +296,8 @@ public final class Queries {
             }
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3)});
+                    found.add(new Object[] {rs.getLong("size"), rs.getString("content_hash"),
+                            rs.getString("fingerprint_only")});
                 }
             }
         }
@@ -350,7 +354,8 @@ public final class Queries {
         // The walk comes first in the join: SQLite keeps that order for an outer join and would otherwise scan the
         // whole table for a small subtree.
         return ctx.withRecursive(DirectoryWalk.directories(t, anchor))
-                .select(top, bytes, files, dirs).from(DirectoryWalk.table())
+                .select(top.as("top"), bytes.as("bytes"), files.as("files"), dirs.as("directories"))
+                .from(DirectoryWalk.table())
                 .leftJoin(t.files.as("r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
     }
 
@@ -359,7 +364,7 @@ public final class Queries {
     }
 
     /** A sum column, which some engines return as a decimal, as a long; an empty sum is 0. */
-    private static long number(ResultSet rs, int column) throws SQLException {
+    private static long number(ResultSet rs, String column) throws SQLException {
         java.math.BigDecimal n = rs.getBigDecimal(column);
         return n == null ? 0 : n.longValueExact();
     }
@@ -386,11 +391,13 @@ public final class Queries {
         return ctx.select(entryColumns()).from(t.files.as("r"));
     }
 
-    /** {@link Statements#FILE_COLUMNS}, then fingerprint and content hash. */
+    /** {@link Row#COLUMNS} (the order {@link Lookups#entryAt} reads them in), then fingerprint and content hash. */
     private Field<?>[] entryColumns() {
-        return new Field<?>[] {r(t.id), r(t.parent), r(t.name), r(t.kind), r(t.size), r(t.mtime), r(t.linkTarget),
-                r(t.scanId), r(t.listedBy), r(t.stale), r(t.fileKey), r(t.goneAt), r(t.fingerprint),
-                r(t.contentHash)};
+        List<Field<?>> columns = new ArrayList<>();
+        Row.COLUMNS.forEach(column -> columns.add(field(name("r", column))));
+        columns.add(r(t.fingerprint));
+        columns.add(r(t.contentHash));
+        return columns.toArray(Field<?>[]::new);
     }
 
     private Condition live() {
@@ -402,8 +409,8 @@ public final class Queries {
     }
 
     private FileEntry entry(ResultSet rs, PathCache paths) throws SQLException {
-        long parent = rs.getLong(2);
-        String name = rs.getString(3);
+        long parent = rs.getLong("parent");
+        String name = rs.getString("name");
         return entryAt(rs, parent == 0 ? Path.of(name) : paths.of(parent).resolve(name));
     }
 
@@ -447,8 +454,9 @@ public final class Queries {
                 q.set("id", id);
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
-                        path = path == null ? Path.of(rs.getString(2)) : path.resolve(rs.getString(2));
-                        known.put(rs.getLong(1), path);
+                        String name = rs.getString("name");
+                        path = path == null ? Path.of(name) : path.resolve(name);
+                        known.put(rs.getLong("id"), path);
                     }
                 }
             }
@@ -466,7 +474,7 @@ public final class Queries {
                 q.set("top", top);
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
-                        pending.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getString(3)});
+                        pending.add(new Object[] {rs.getLong("id"), rs.getLong("parent"), rs.getString("name")});
                     }
                 }
             }
