@@ -2,6 +2,8 @@ package io.fsindex.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fsindex.core.schema.SchemaManager;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -40,7 +42,7 @@ class FsIndexCliTest {
         assertThat(out.toString()).contains("FILE").contains("a.txt").contains("DIRECTORY").contains("sub");
 
         assertThat(run("info", "--db", db)).isZero();
-        assertThat(out.toString()).contains("schema version: 6").contains("COMPLETED").contains("SQLite");
+        assertThat(out.toString()).contains("schema version: " + SchemaManager.CURRENT_VERSION).contains("COMPLETED").contains("SQLite");
     }
 
     @Test
