@@ -317,26 +317,6 @@ public abstract class ChangeFeedOrderConformanceTest extends ChangeFeedFixture {
         raw.forEachRow("SELECT id, COALESCE(parent, 0), name, CASE WHEN gone_at IS NULL THEN 0 ELSE 1 END"
                 + " FROM ${prefix}files", rs -> rows.put(rs.getLong(1),
                 new Object[] {rs.getLong(2), rs.getString(3), rs.getInt(4) != 0}));
-        Map<Long, String> out = new HashMap<>();
-        for (Long id : rows.keySet()) {
-            String path = pathOf(rows, id);
-            if (path != null) {
-                out.put(id, path);
-            }
-        }
-        return out;
-    }
-
-    private static String pathOf(Map<Long, Object[]> rows, long id) {
-        Object[] row = rows.get(id);
-        if ((Boolean) row[2]) {
-            return null;                               // an orphan, or below one
-        }
-        long parent = (Long) row[0];
-        if (parent == 0) {
-            return (String) row[1];
-        }
-        String above = pathOf(rows, parent);
-        return above == null ? null : Path.of(above).resolve((String) row[1]).toString();
+        return FeedAudit.pathsById(rows);
     }
 }
