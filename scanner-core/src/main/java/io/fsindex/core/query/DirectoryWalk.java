@@ -29,13 +29,7 @@ final class DirectoryWalk {
      * live directory below one, with the id of the anchor it is below (or is). Use with {@code withRecursive}.
      */
     static CommonTableExpression<?> directories(FsTables t, Condition anchor) {
-        Table<?> f = t.files.as("f");
-        return name(NAME).fields("id", "top").as(
-                select(t.id, t.id).from(t.files).where(anchor).and(isDirectory(t.kind)).and(t.goneAt.isNull())
-                        .unionAll(select(field(name("f", "id"), Long.class), top())
-                                .from(f).join(table()).on(field(name("f", "parent"), Long.class).eq(id()))
-                                .where(isDirectory(field(name("f", "kind"), String.class)))
-                                .and(field(name("f", "gone_at"), Long.class).isNull())));
+        return walk(t, anchor, new String[] {"id", "top"}, new Field<?>[] {t.id, t.id}, top());
     }
 
     /**
@@ -44,13 +38,24 @@ final class DirectoryWalk {
      * the top's.
      */
     static CommonTableExpression<?> named(FsTables t, Field<Long> top) {
-        Table<?> f = t.files.as("f");
-        return name(NAME).fields("id", "parent", "name").as(
-                select(t.id, t.parent, t.name).from(t.files).where(t.id.eq(top)).and(isDirectory(t.kind))
-                        .and(t.goneAt.isNull())
-                        .unionAll(select(field(name("f", "id"), Long.class), field(name("f", "parent"), Long.class),
-                                field(name("f", "name"), String.class))
-                                .from(f).join(table()).on(field(name("f", "parent"), Long.class).eq(id()))
+        return walk(t, t.id.eq(top), new String[] {"id", "parent", "name"}, new Field<?>[] {t.id, t.parent, t.name},
+                field(name("f", "parent")), field(name("f", "name")));
+    }
+
+    /**
+     * The walk {@code d(id, columns...)}: the live directories matching {@code anchor}, selecting {@code anchorColumns}
+     * ({@code id} first), then each live directory {@code f} below one already walked, selecting its id and
+     * {@code carried} (which may name {@code f} or the walk {@code d}).
+     */
+    private static CommonTableExpression<?> walk(FsTables t, Condition anchor, String[] columns,
+                                                 Field<?>[] anchorColumns, Field<?>... carried) {
+        Field<?>[] step = new Field<?>[carried.length + 1];
+        step[0] = field(name("f", "id"), Long.class);
+        System.arraycopy(carried, 0, step, 1, carried.length);
+        return name(NAME).fields(columns).as(
+                select(anchorColumns).from(t.files).where(anchor).and(isDirectory(t.kind)).and(t.goneAt.isNull())
+                        .unionAll(select(step)
+                                .from(t.files.as("f")).join(table()).on(field(name("f", "parent"), Long.class).eq(id()))
                                 .where(isDirectory(field(name("f", "kind"), String.class)))
                                 .and(field(name("f", "gone_at"), Long.class).isNull())));
     }

@@ -7,6 +7,11 @@ final class Devices {
     private Devices() {
     }
 
+    /** Whether a directory on {@code device} below one on {@code parentDevice} is a mount point (both known). */
+    static boolean isMountPoint(Long device, Long parentDevice) {
+        return device != null && parentDevice != null && !device.equals(parentDevice);
+    }
+
     /**
      * The device number from a Unix file key ({@code (dev=803,ino=1234)}, the device in hexadecimal), or null where
      * the platform gives no such key.

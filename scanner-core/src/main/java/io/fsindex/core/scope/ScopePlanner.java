@@ -170,7 +170,7 @@ public final class ScopePlanner {
                 throw excluded(root, g, p, "they record " + parent + " but do not list it");
             }
             Long device = p.equals(root) ? rootDevice : deviceOrNull(walker, p);
-            boolean mountPoint = device != null && parentDevice != null && !device.equals(parentDevice);
+            boolean mountPoint = Devices.isMountPoint(device, parentDevice);
             if (ScopeRules.tooDeep(g, false, p) || mountPoint && ScopeRules.prunesMountPoint(g, p)) {
                 decision = ScopedWalker.Decision.PRUNED;
             }

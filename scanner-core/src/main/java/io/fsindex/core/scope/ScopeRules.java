@@ -77,9 +77,7 @@ public final class ScopeRules {
         }
         ScopePlanner.Governing own = rootedAt(child);
         ScopePlanner.Governing scope = own != null ? own : parentScope;
-        Long device = Devices.of(fileKey);
-        Long parentDevice = Devices.of(parentFileKey);
-        boolean mountPoint = device != null && parentDevice != null && !device.equals(parentDevice);
+        boolean mountPoint = Devices.isMountPoint(Devices.of(fileKey), Devices.of(parentFileKey));
         return !(mountPoint && prunesMountPoint(scope, child)) && !tooDeep(scope, own != null, child);
     }
 

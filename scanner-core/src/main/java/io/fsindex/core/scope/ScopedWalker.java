@@ -154,7 +154,7 @@ public final class ScopedWalker implements Walker {
             }
             foundMounts.put(child, device.equals(parentDevice) ? ScopePlanner.NO_DEVICE : device);
         }
-        if (device != null && parentDevice != null && !device.equals(parentDevice)) {
+        if (Devices.isMountPoint(device, parentDevice)) {
             devices.put(child, device);
             if (ScopeRules.prunesMountPoint(scope, child)) {
                 decisions.put(child, Decision.PRUNED);

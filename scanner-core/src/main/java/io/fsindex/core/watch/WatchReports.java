@@ -4,6 +4,7 @@ import io.fsindex.api.ScanError;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanProgress;
 import io.fsindex.api.ScanResult;
+import io.fsindex.core.internal.Listeners;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,22 +25,12 @@ final class WatchReports {
     private final AtomicLong fallbacks = new AtomicLong();
 
     WatchReports(ScanListener listener) {
-        this.listener = wantsChanges(listener) ? new OneAtATimeWithChanges(listener) : new OneAtATime(listener);
+        // A scan reads its changes back for a listener that implements changed (Listeners.wantsChanges), so the
+        // wrapper implements it only for one that does.
+        this.listener = Listeners.wantsChanges(listener) ? new OneAtATimeWithChanges(listener)
+                : new OneAtATime(listener);
     }
 
-    /**
-     * Whether {@code listener} implements {@link ScanListener#changed}: a scan reads each committed transaction's
-     * changes back from the feed only for a listener that does (a query per transaction), so the wrapper must not
-     * implement it for one that does not.
-     */
-    private static boolean wantsChanges(ScanListener listener) {
-        try {
-            return listener.getClass().getMethod("changed", io.fsindex.api.Change.class).getDeclaringClass()
-                    != ScanListener.class;
-        } catch (NoSuchMethodException e) {
-            return true;
-        }
-    }
 
     /** The listener every scan of the watch gets: the application's, called by one thread at a time. */
     ScanListener listener() {

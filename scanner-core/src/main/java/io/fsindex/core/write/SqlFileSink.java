@@ -1,6 +1,5 @@
 package io.fsindex.core.write;
 
-import io.fsindex.api.Change;
 import io.fsindex.api.FileSink;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.ScanListener;
@@ -9,6 +8,7 @@ import io.fsindex.api.Walker;
 import io.fsindex.core.feed.ChangeLog;
 import io.fsindex.core.feed.FeedSettings;
 import io.fsindex.core.internal.Database;
+import io.fsindex.core.internal.Listeners;
 import io.fsindex.core.internal.Statements;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -61,8 +61,8 @@ public final class SqlFileSink implements FileSink {
         this.st = st;
         this.scan = scan;
         this.settings = settings;
-        this.ctx = new WriteContext(db, st, c, scan, walker, listener, wantsChanges(listener), fingerprintMoves,
-                2 * partEntries);
+        this.ctx = new WriteContext(db, st, c, scan, walker, listener, Listeners.wantsChanges(listener),
+                fingerprintMoves, 2 * partEntries);
         this.sweeper = new Sweeper(ctx);
         this.claims = new Claims(ctx);
         this.waves = new ListingWaves(ctx, sweeper, new MoveDetector(ctx), new RowWriter(ctx), new RowUpdater(ctx),
@@ -78,15 +78,6 @@ public final class SqlFileSink implements FileSink {
      */
     public void descendOnlyIntoNew() {
         claims.descendOnlyIntoNew();
-    }
-
-    /** True if the listener overrides {@link ScanListener#changed}, so reading the changes back is worth it. */
-    private static boolean wantsChanges(ScanListener listener) {
-        try {
-            return listener.getClass().getMethod("changed", Change.class).getDeclaringClass() != ScanListener.class;
-        } catch (NoSuchMethodException e) {
-            return false;
-        }
     }
 
     /** Rows this sink has bulk-loaded, counting those of transactions retried since. */
