@@ -311,13 +311,13 @@ final class Listing {
         missingInto.addAll(missing);
     }
 
-    /** Compares one existing child row ({@link Statements#FILE_COLUMNS}) with the listing. */
+    /** Compares one existing child row ({@link Row#COLUMNS} first) with the listing. */
     void compare(ResultSet rs, long scan, ChangeLog log) throws SQLException {
-        long id = rs.getLong(1);
-        String name = rs.getString(3);
-        long scanId = rs.getLong(8);
-        boolean stale = rs.getInt(10) != 0;
-        boolean orphan = rs.getLong(12) != 0;
+        long id = rs.getLong(Row.ID);
+        String name = rs.getString(Row.NAME);
+        long scanId = rs.getLong(Row.SCAN_ID);
+        boolean stale = rs.getInt(Row.STALE) != 0;
+        boolean orphan = rs.getLong(Row.GONE_AT) != 0;
         log.requireNotInsertedMeanwhile(id, scanId);
         int at = byName().indexOf(name);
         if (at < 0) {
@@ -342,16 +342,17 @@ final class Listing {
             }
             return;
         }
-        String kind = rs.getString(4);
+        String kind = rs.getString(Row.KIND);
         if (scanId > scan) {
             seen[i] = NEWER;                // a newer scan wrote this row; what it recorded stands
             skipped++;
             return;
         }
         FileStat stat = e.stat();
-        boolean same = kind.equals(stat.kind().name()) && rs.getLong(5) == stat.size()
-                && rs.getLong(6) == stat.mtimeNanos() && Objects.equals(rs.getString(7), stat.linkTarget());
-        Long storedKey = Row.nullableLong(rs, 11);
+        boolean same = kind.equals(stat.kind().name()) && rs.getLong(Row.SIZE) == stat.size()
+                && rs.getLong(Row.MTIME) == stat.mtimeNanos()
+                && Objects.equals(rs.getString(Row.LINK_TARGET), stat.linkTarget());
+        Long storedKey = Row.nullableLong(rs, Row.FILE_KEY);
         Long key = WriteContext.keyOf(stat);
         if (!same && FileKind.DIRECTORY.name().equals(kind) && !stat.isDirectory()) {
             converted.add(Row.read(rs));

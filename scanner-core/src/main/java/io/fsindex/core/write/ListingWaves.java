@@ -164,7 +164,7 @@ final class ListingWaves {
             if (dirIds.length > 0) {
                 try (ResultSet rs = ctx.forIds(st.childrenOf, dirIds, dirIds.length).statement.executeQuery()) {
                     while (rs.next()) {
-                        byDir.get(rs.getLong(2)).compare(rs, scan, log);
+                        byDir.get(rs.getLong(Row.PARENT)).compare(rs, scan, log);
                     }
                 }
             }

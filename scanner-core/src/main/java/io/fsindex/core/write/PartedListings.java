@@ -100,10 +100,11 @@ final class PartedListings {
                     .executeQuery()) {
                 while (rs.next()) {
                     page++;
-                    after = rs.getString(3);
-                    if (Listing.isListable(rs.getLong(12) != 0, rs.getLong(8), rs.getInt(10) != 0, scan)
+                    after = rs.getString(Row.NAME);
+                    if (Listing.isListable(rs.getLong(Row.GONE_AT) != 0, rs.getLong(Row.SCAN_ID), rs.getInt(Row.STALE) != 0,
+                            scan)
                             && !ctx.stillThere(dir.path().resolve(after))) {
-                        missing.add(rs.getLong(1));
+                        missing.add(rs.getLong(Row.ID));
                     }
                 }
             }

@@ -21,11 +21,28 @@ public record Row(long id, long parent, String name, String kind, long size, lon
     public static final List<String> COLUMNS = List.of("id", "parent", "name", "kind", "size", "mtime", "link_target",
             "scan_id", "listed_by", "stale", "file_key", "gone_at");
 
-    /** The row {@code rs} is on, whose first columns are {@link #COLUMNS} in order (read by position: hot path). */
+    /*
+     * Each column's position in a result whose first columns are COLUMNS: hot paths read rows by position (a lookup
+     * by name per row would cost), and these tie every such read to the one list.
+     */
+    static final int ID = position("id"), PARENT = position("parent"), NAME = position("name"),
+            KIND = position("kind"), SIZE = position("size"), MTIME = position("mtime"),
+            LINK_TARGET = position("link_target"), SCAN_ID = position("scan_id"), LISTED_BY = position("listed_by"),
+            STALE = position("stale"), FILE_KEY = position("file_key"), GONE_AT = position("gone_at");
+
+    private static int position(String column) {
+        int index = COLUMNS.indexOf(column);
+        if (index < 0) {
+            throw new IllegalStateException("no column " + column + " in " + COLUMNS);
+        }
+        return index + 1;
+    }
+
+    /** The row {@code rs} is on, whose first columns are {@link #COLUMNS} in order. */
     public static Row read(ResultSet rs) throws SQLException {
-        return new Row(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getLong(6),
-                rs.getString(7), rs.getLong(8), rs.getLong(9), rs.getInt(10) != 0, nullableLong(rs, 11),
-                rs.getLong(12));
+        return new Row(rs.getLong(ID), rs.getLong(PARENT), rs.getString(NAME), rs.getString(KIND), rs.getLong(SIZE),
+                rs.getLong(MTIME), rs.getString(LINK_TARGET), rs.getLong(SCAN_ID), rs.getLong(LISTED_BY),
+                rs.getInt(STALE) != 0, nullableLong(rs, FILE_KEY), rs.getLong(GONE_AT));
     }
 
     public boolean isDirectory() {
