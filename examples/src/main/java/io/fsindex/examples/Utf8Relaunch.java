@@ -57,7 +57,8 @@ final class Utf8Relaunch {
         command.add(ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         // These already hold the options JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS gave; the child does not read those.
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                Runtime.version().feature()));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
@@ -92,6 +93,21 @@ final class Utf8Relaunch {
             // The hook is already running and waits for the same child.
         }
         return exit;
+    }
+
+    /**
+     * The child's JVM options: this JVM's, and on Java 22 and later native access for the class path, which the
+     * jar's manifest gives a JVM started with {@code -jar} but not the child, started with {@code -cp}: without it
+     * Java 24 and later warn on every start that the SQLite driver loads its native library. Older JVMs do not
+     * know the option and would not start.
+     */
+    static List<String> childJvmOptions(List<String> parentOptions, int javaFeatureVersion) {
+        List<String> options = new ArrayList<>(parentOptions);
+        boolean given = options.stream().anyMatch(o -> o.startsWith("--enable-native-access"));
+        if (javaFeatureVersion >= 22 && !given) {
+            options.add("--enable-native-access=ALL-UNNAMED");
+        }
+        return options;
     }
 
     /** The child, started and stopped under one lock so a shutdown cannot slip between starting and stopping. */
