@@ -84,6 +84,8 @@ public final class Statements {
     public final ForIds<Long> childrenOf;
     /** The id, parent and name of the directory rows below directories {@code :d0…}. */
     public final ForIds<Long> childDirectoriesOf;
+    /** The id, parent and name of rows {@code :d0…}: the paths of many directories, read a level at a time. */
+    public final ForIds<Long> namesOf;
     /** Which of the file identities {@code :d0…} some row has: only those can be a moved entry's old row. */
     public final ForIds<Long> knownKeys;
     /** How many of scan {@code :scan}'s rows above {@code :floor} (its transaction's inserts) each of {@code :d0…} has. */
@@ -270,6 +272,8 @@ public final class Statements {
         childDirectoriesOf = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name, t.scanId)
                 .from(t.files)
                 .where(t.parent.in(ids)).and(t.kind.eq(inline("DIRECTORY")))));
+        namesOf = ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(t.id, t.parent, t.name).from(t.files)
+                .where(t.id.in(ids))), ForIds.MAX_KEYS);
         knownKeys = ForIds.ofIds(keys -> Sql.render(ctx, ctx.selectDistinct(t.fileKey).from(t.files)
                 .where(t.fileKey.in(keys))), ForIds.MAX_KEYS);
         Field<Long> floor = param("floor", Long.class);

@@ -33,16 +33,6 @@ final class DirectoryWalk {
     }
 
     /**
-     * A recursive common table expression {@code d(id, parent, name)}: directory {@code :top} (if it is a live one)
-     * and every live directory below it, each with its parent and name, so their paths can be put together from
-     * the top's.
-     */
-    static CommonTableExpression<?> named(FsTables t, Field<Long> top) {
-        return walk(t, t.id.eq(top), new String[] {"id", "parent", "name"}, new Field<?>[] {t.id, t.parent, t.name},
-                field(name("f", "parent")), field(name("f", "name")));
-    }
-
-    /**
      * The walk {@code d(id, columns...)}: the live directories matching {@code anchor}, selecting {@code anchorColumns}
      * ({@code id} first), then each live directory {@code f} below one already walked, selecting its id and
      * {@code carried} (which may name {@code f} or the walk {@code d}).

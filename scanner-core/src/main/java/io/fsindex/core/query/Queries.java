@@ -1,6 +1,5 @@
 package io.fsindex.core.query;
 
-import io.fsindex.core.scan.NameFilter;
 import io.fsindex.core.internal.Lookups;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
@@ -12,23 +11,18 @@ import static org.jooq.impl.DSL.param;
 import io.fsindex.api.DirectorySize;
 import io.fsindex.api.DuplicateGroup;
 import io.fsindex.api.FileEntry;
-import io.fsindex.api.FileKind;
 import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
 import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.FsTables;
-import io.fsindex.core.spi.NameSearchIndex;
 import io.fsindex.core.write.Row;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -43,11 +37,6 @@ import org.jooq.impl.SQLDataType;
  * sizes and duplicates. Every statement reads rows through alias {@code r}, so one select list serves them all.
  */
 public final class Queries {
-    /** How many candidate rows one find statement reads while names are matched in Java. */
-    private static final int FIND_BATCH = 512;
-    /** The most rows one find statement that walks a subtree reads. */
-    private static final int WALK_BATCH = 100_000;
-
     private final FsTables t;
     private final DSLContext ctx;
     private final Statements statements;
@@ -55,29 +44,20 @@ public final class Queries {
     private final Sql childrenPage;
     private final Sql subtreeSize;
     private final Sql subdirectorySizes;
-    /** id, parent and name of every live directory below {@code :top}. */
-    private final Sql directoriesBelow;
-    /** The engine's name search index, used by find while the database has it. */
-    private final Optional<NameSearchIndex> nameSearch;
-    private final LargeSubtrees large;
+    private final Finds finds;
 
     public Queries(Dialect dialect, FsTables t, Statements statements, Lookups lookups) {
         this.t = t;
         this.ctx = Statements.context(dialect);
         this.statements = statements;
         this.lookups = lookups;
-        this.nameSearch = dialect.nameSearchIndex();
-        this.large = new LargeSubtrees(ctx, t);
+        this.finds = new Finds(ctx, t, statements, dialect.nameSearchIndex());
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));
         subtreeSize = Sql.render(ctx, totals(t.id.eq(param("dir", Long.class))));
         subdirectorySizes = Sql.render(ctx, sizes(t.parent.eq(param("dir", Long.class))
                 .and(t.kind.eq(inline("DIRECTORY")))).limit(param("limit", Integer.class)));
-        directoriesBelow = Sql.render(ctx, ctx.withRecursive(DirectoryWalk.named(t, param("top", Long.class)))
-                .select(DirectoryWalk.id(), field(name(DirectoryWalk.NAME, "parent"), Long.class),
-                        field(name(DirectoryWalk.NAME, "name"), String.class))
-                .from(DirectoryWalk.table()).where(DirectoryWalk.id().ne(param("top", Long.class))));
     }
 
     public Optional<FileEntry> byId(Connection c, long id) throws SQLException {
@@ -87,7 +67,7 @@ public final class Queries {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                PathCache paths = new PathCache(c, 0);
+                DirectoryPaths paths = new DirectoryPaths(c, statements, 0);
                 return Optional.of(entry(rs, paths));
             }
         }
@@ -109,125 +89,7 @@ public final class Queries {
 
     /** A page of {@code query}'s matches; {@code under} is the id of its directory, or 0 for the whole index. */
     public FindPage find(Connection c, FileQuery query, long under) throws SQLException {
-        NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
-        // Below a directory, its directories are walked, once per statement, so one statement reads a whole page:
-        // a size or time range is then read from the tree index alone. Without one, every row below is read, so
-        // below a large directory rows are read from the whole table instead and kept if their parent is in its
-        // subtree.
-        Set<Long> dirsBelow = under != 0 && !hasRange(query) && large.isLarge(c, under)
-                ? large.directoriesBelow(c, under) : null;
-        boolean walk = under != 0 && dirsBelow == null;
-        int batch = walk ? Math.max(FIND_BATCH, Math.min(query.limit(), WALK_BATCH) + 1) : FIND_BATCH;
-        Sql sql = Sql.render(ctx, findStatement(query, names, walk, searchIndexed(c, names), batch));
-        PathCache paths = new PathCache(c, under);
-        List<FileEntry> out = new ArrayList<>();
-        long cursor = query.after();
-        try (Sql.Bound q = sql.prepare(c)) {
-            while (true) {
-                bindFind(q, query, names, walk ? under : 0, cursor);
-                int read = 0;
-                try (ResultSet rs = q.statement.executeQuery()) {
-                    while (rs.next()) {
-                        read++;
-                        cursor = rs.getLong("id");
-                        if (names.matches(rs.getString("name"))
-                                && (dirsBelow == null || dirsBelow.contains(rs.getLong("parent")))) {
-                            out.add(entry(rs, paths));
-                            if (out.size() == query.limit()) {
-                                return new FindPage(out, cursor, true);
-                            }
-                        }
-                    }
-                }
-                if (read < batch) {
-                    return new FindPage(out, cursor, false);
-                }
-            }
-        }
-    }
-
-    private static boolean hasRange(FileQuery query) {
-        return query.minSize() != null || query.maxSize() != null || query.modifiedAfter() != null
-                || query.modifiedBefore() != null;
-    }
-
-    /** Whether the name search index narrows {@code names}: it is there and one of their runs is long enough. */
-    private boolean searchIndexed(Connection c, NameFilter names) throws SQLException {
-        return nameSearch.isPresent() && names.sqlLikes().stream().anyMatch(Queries::indexable)
-                && nameSearch.get().exists(c, t.prefix);
-    }
-
-    /** A LIKE pattern {@code %run%} whose run the name search index can look up. */
-    private static boolean indexable(String like) {
-        return like.length() - 2 >= NameSearchIndex.MIN_RUN;
-    }
-
-    private org.jooq.Select<?> findStatement(FileQuery query, NameFilter names, boolean under, boolean indexed,
-                                             int batch) {
-        Condition where = live().and(r(t.id).gt(param("after", Long.class)));
-        for (int i = 0; i < names.sqlLikes().size(); i++) {
-            Field<String> like = param("like" + i, String.class);
-            where = where.and(indexed && indexable(names.sqlLikes().get(i))
-                    ? nameSearch.get().nameContains(t.prefix, r(t.id), r(t.name), like)
-                    : DSL.lower(r(t.name).cast(SQLDataType.VARCHAR)).like(like));
-        }
-        if (query.kind() != null) {
-            where = where.and(r(t.kind).eq(param("kind", String.class)));
-        }
-        if (query.minSize() != null) {
-            where = where.and(r(t.size).ge(param("minSize", Long.class)));
-        }
-        if (query.maxSize() != null) {
-            where = where.and(r(t.size).le(param("maxSize", Long.class)));
-        }
-        if (query.modifiedAfter() != null) {
-            where = where.and(r(t.mtime).gt(param("mtimeAfter", Long.class)));
-        }
-        if (query.modifiedBefore() != null) {
-            where = where.and(r(t.mtime).lt(param("mtimeBefore", Long.class)));
-        }
-        if (query.contentHash() != null) {
-            where = where.and(r(t.contentHash).eq(param("hash", String.class)));
-        }
-        return from(under).and(where).orderBy(r(t.id)).limit(inline(batch));
-    }
-
-    private void bindFind(Sql.Bound q, FileQuery query, NameFilter names, long under, long after)
-            throws SQLException {
-        q.set("after", after);
-        for (int i = 0; i < names.sqlLikes().size(); i++) {
-            q.set("like" + i, names.sqlLikes().get(i));
-        }
-        if (under != 0) {
-            q.set("top", under);
-        }
-        if (query.kind() != null) {
-            q.set("kind", query.kind().name());
-        }
-        if (query.minSize() != null) {
-            q.set("minSize", query.minSize());
-        }
-        if (query.maxSize() != null) {
-            q.set("maxSize", query.maxSize());
-        }
-        if (query.modifiedAfter() != null) {
-            q.set("mtimeAfter", nanos(query.modifiedAfter()));
-        }
-        if (query.modifiedBefore() != null) {
-            q.set("mtimeBefore", nanos(query.modifiedBefore()));
-        }
-        if (query.contentHash() != null) {
-            q.set("hash", query.contentHash());
-        }
-    }
-
-    /** Saturates: an instant beyond the nanosecond range is beyond every recorded time. */
-    private static long nanos(java.time.Instant at) {
-        try {
-            return Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
-        } catch (ArithmeticException e) {
-            return at.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
+        return finds.find(c, query, under);
     }
 
     public Optional<DirectorySize> directorySize(Connection c, long dir, Path path) throws SQLException {
@@ -255,10 +117,10 @@ public final class Queries {
                 }
             }
         }
-        PathCache paths = new PathCache(c, 0);
+        DirectoryPaths paths = new DirectoryPaths(c, statements, 0);
         List<DirectorySize> out = new ArrayList<>();
         for (long[] f : found) {
-            out.add(new DirectorySize(f[0], paths.of(f[0]), f[1], f[2], f[3]));
+            out.add(new DirectorySize(f[0], pathOf(paths, f[0]), f[1], f[2], f[3]));
         }
         return out;
     }
@@ -301,7 +163,7 @@ public final class Queries {
                 }
             }
         }
-        PathCache paths = new PathCache(c, 0);
+        DirectoryPaths paths = new DirectoryPaths(c, statements, 0);
         List<DuplicateGroup> out = new ArrayList<>();
         try (Sql.Bound hashed = byHash.prepare(c); Sql.Bound printed = byPrint.prepare(c)) {
             for (Object[] g : found) {
@@ -391,8 +253,15 @@ public final class Queries {
         return ctx.select(entryColumns()).from(t.files.as("r"));
     }
 
-    /** {@link Row#COLUMNS} (the order {@link Lookups#entryAt} reads them in), then fingerprint and content hash. */
     private Field<?>[] entryColumns() {
+        return entryColumns(t);
+    }
+
+    /**
+     * {@link Row#COLUMNS} of alias {@code r} (the order {@link Lookups#entryAt} reads them in), then fingerprint and
+     * content hash.
+     */
+    static Field<?>[] entryColumns(FsTables t) {
         List<Field<?>> columns = new ArrayList<>();
         Row.COLUMNS.forEach(column -> columns.add(field(name("r", column))));
         columns.add(r(t.fingerprint));
@@ -408,92 +277,21 @@ public final class Queries {
         return field(name("r", column.getName()), column.getType());
     }
 
-    private FileEntry entry(ResultSet rs, PathCache paths) throws SQLException {
+    private FileEntry entry(ResultSet rs, DirectoryPaths paths) throws SQLException {
         long parent = rs.getLong("parent");
         String name = rs.getString("name");
-        return entryAt(rs, parent == 0 ? Path.of(name) : paths.of(parent).resolve(name));
+        return entryAt(rs, parent == 0 ? Path.of(name) : pathOf(paths, parent).resolve(name));
+    }
+
+    private static Path pathOf(DirectoryPaths paths, long id) throws SQLException {
+        Path path = paths.of(id);
+        if (path == null) {
+            throw new SQLException("row " + id + " vanished while its path was read");
+        }
+        return path;
     }
 
     private static FileEntry entryAt(ResultSet rs, Path path) throws SQLException {
         return Lookups.entryAt(rs, path);
-    }
-
-    /**
-     * The paths of directories by id, each read once per question through {@link Statements#ancestors}; when many
-     * are asked for below a known directory, the paths of all directories below it are read at once instead.
-     */
-    private final class PathCache {
-        /** Lookups of single paths before the directories below {@link #top} are read at once. */
-        private static final int LOOKUPS_BEFORE_WALK = 32;
-
-        private final Connection c;
-        /** The directory the question is about (0: none), below which every asked-for directory is. */
-        private final long top;
-        private final Map<Long, Path> known = new HashMap<>();
-        private int lookups;
-
-        PathCache(Connection c, long top) {
-            this.c = c;
-            this.top = top;
-        }
-
-        Path of(long id) throws SQLException {
-            Path cached = known.get(id);
-            if (cached != null) {
-                return cached;
-            }
-            if (top != 0 && ++lookups == LOOKUPS_BEFORE_WALK) {
-                readBelowTop();
-                cached = known.get(id);
-                if (cached != null) {
-                    return cached;
-                }
-            }
-            Path path = null;
-            try (Sql.Bound q = statements.ancestors.prepare(c)) {
-                q.set("id", id);
-                try (ResultSet rs = q.statement.executeQuery()) {
-                    while (rs.next()) {
-                        String name = rs.getString("name");
-                        path = path == null ? Path.of(name) : path.resolve(name);
-                        known.put(rs.getLong("id"), path);
-                    }
-                }
-            }
-            if (path == null) {
-                throw new SQLException("row " + id + " vanished while its path was read");
-            }
-            return path;
-        }
-
-        /** Reads the paths of every live directory below {@link #top} in one statement. */
-        private void readBelowTop() throws SQLException {
-            Path topPath = of(top);
-            List<Object[]> pending = new ArrayList<>();
-            try (Sql.Bound q = directoriesBelow.prepare(c)) {
-                q.set("top", top);
-                try (ResultSet rs = q.statement.executeQuery()) {
-                    while (rs.next()) {
-                        pending.add(new Object[] {rs.getLong("id"), rs.getLong("parent"), rs.getString("name")});
-                    }
-                }
-            }
-            known.put(top, topPath);
-            // A walk hands out a directory after its parent; the loop only guards against an engine that does not.
-            for (boolean progress = true; progress && !pending.isEmpty(); ) {
-                progress = false;
-                List<Object[]> later = new ArrayList<>();
-                for (Object[] row : pending) {
-                    Path parent = known.get((Long) row[1]);
-                    if (parent == null) {
-                        later.add(row);
-                    } else {
-                        known.putIfAbsent((Long) row[0], parent.resolve((String) row[2]));
-                        progress = true;
-                    }
-                }
-                pending = later;
-            }
-        }
     }
 }

@@ -1,0 +1,295 @@
+package io.fsindex.core.query;
+
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
+
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileQuery;
+import io.fsindex.api.FindPage;
+import io.fsindex.core.internal.Sql;
+import io.fsindex.core.internal.Statements;
+import io.fsindex.core.scan.NameFilter;
+import io.fsindex.core.spi.FsTables;
+import io.fsindex.core.spi.NameSearchIndex;
+import io.fsindex.core.write.Row;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Select;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Reads a page of {@link FileQuery} matches in id order. Below a directory it picks how to find the rows there: a
+ * walk down its directories, whose rows a size or time range reads from the tree index; a pass over the whole table
+ * in id order, when everything but the directory's ancestors lies below it (an index of one scanned root, asked
+ * about that root), or when the subtree is a large share of the table and the rows must be read anyway.
+ */
+final class Finds {
+    /** How many candidate rows one find statement reads while names are matched in Java. */
+    private static final int FIND_BATCH = 512;
+    /** The most rows one find statement reads when SQL alone decides a match. */
+    private static final int WALK_BATCH = 100_000;
+
+    /** How a page reads the rows below a directory. */
+    private enum Reach {
+        /** The whole table in id order; below a directory, a row's ancestry is checked as its path is read. */
+        TABLE,
+        /** The whole table in id order, a row kept if its parent is among the directories below, read at once. */
+        PASS,
+        /** The directories below, walked by one recursive statement, each of whose rows the statement reads. */
+        WALK
+    }
+
+    private final FsTables t;
+    private final DSLContext ctx;
+    private final Statements statements;
+    private final Optional<NameSearchIndex> nameSearch;
+    private final LargeSubtrees large;
+    private final Sql liveChildren;
+    private final Sql liveTopLevel;
+
+    Finds(DSLContext ctx, FsTables t, Statements statements, Optional<NameSearchIndex> nameSearch) {
+        this.t = t;
+        this.ctx = ctx;
+        this.statements = statements;
+        this.nameSearch = nameSearch;
+        this.large = new LargeSubtrees(ctx, t);
+        liveChildren = Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.parent.eq(param("dir", Long.class)))
+                .and(t.goneAt.isNull()).limit(inline(2)));
+        liveTopLevel = Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.parent.isNull())
+                .and(t.goneAt.isNull()).limit(inline(2)));
+    }
+
+    /** A page of {@code query}'s matches; {@code under} is the id of its directory, or 0 for the whole index. */
+    FindPage find(Connection c, FileQuery query, long under) throws SQLException {
+        NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
+        Reach reach = reach(c, query, under);
+        // A pass below a large directory knows its directories from the whole table, read once per page.
+        Set<Long> dirsBelow = reach == Reach.PASS ? large.directoriesBelow(c, under) : null;
+        boolean namesInJava = query.nameGlob() != null || query.nameContains() != null;
+        int batch = reach == Reach.WALK || !namesInJava
+                ? Math.max(FIND_BATCH, Math.min(query.limit(), WALK_BATCH) + 1) : FIND_BATCH;
+        Sql sql = Sql.render(ctx, statement(query, names, reach == Reach.WALK, searchIndexed(c, names), batch));
+        DirectoryPaths paths = new DirectoryPaths(c, statements, under);
+        List<FileEntry> out = new ArrayList<>();
+        long cursor = query.after();
+        try (Sql.Bound q = sql.prepare(c)) {
+            while (true) {
+                bind(q, query, names, reach == Reach.WALK ? under : 0, cursor);
+                List<Candidate> candidates = new ArrayList<>();
+                int read = 0;
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    while (rs.next()) {
+                        read++;
+                        Row row = Row.read(rs);
+                        cursor = row.id();
+                        if (names.matches(row.name()) && (dirsBelow == null || dirsBelow.contains(row.parent()))) {
+                            int content = Row.COLUMNS.size();
+                            candidates.add(new Candidate(row, rs.getString(content + 1), rs.getString(content + 2)));
+                        }
+                    }
+                }
+                Set<Long> parents = new LinkedHashSet<>();
+                candidates.forEach(m -> parents.add(m.row.parent()));
+                parents.remove(0L);
+                paths.load(parents);
+                for (Candidate m : candidates) {
+                    Row row = m.row;
+                    Path parent = row.parent() == 0 ? null : paths.of(row.parent());
+                    if (row.parent() != 0 && parent == null) {
+                        continue;       // deleted since the statement read it
+                    }
+                    if (reach == Reach.TABLE && under != 0 && !paths.isBelowTop(row.parent())) {
+                        continue;
+                    }
+                    out.add(m.entry(parent == null ? Path.of(row.name()) : parent.resolve(row.name())));
+                    if (out.size() == query.limit()) {
+                        return new FindPage(out, row.id(), true);
+                    }
+                }
+                if (read < batch) {
+                    return new FindPage(out, cursor, false);
+                }
+            }
+        }
+    }
+
+    /** A row a statement read whose name matched, with its content values, before its path is known. */
+    private record Candidate(Row row, String fingerprint, String contentHash) {
+        FileEntry entry(Path path) {
+            return new FileEntry(row.id(), row.parent(), path, io.fsindex.api.FileKind.valueOf(row.kind()),
+                    row.size(), row.mtime(), row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), fingerprint,
+                    contentHash);
+        }
+    }
+
+    private Reach reach(Connection c, FileQuery query, long under) throws SQLException {
+        if (under == 0 || holdsAllButItsAncestors(c, under)) {
+            return Reach.TABLE;
+        }
+        // Without a range every row below is read: below a large directory the table's order is cheaper than a walk.
+        return !hasRange(query) && large.isLarge(c, under) ? Reach.PASS : Reach.WALK;
+    }
+
+    /**
+     * Whether every live row lies below directory {@code dir} or on the way to it: it and each of its ancestors is
+     * the only live child of its parent, and the top one the only live row without a parent. A handful of lookups,
+     * one per level.
+     */
+    private boolean holdsAllButItsAncestors(Connection c, long dir) throws SQLException {
+        List<Long> chain = new ArrayList<>();
+        try (Sql.Bound q = statements.ancestors.prepare(c)) {
+            q.set("id", dir);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    chain.add(rs.getLong("id"));
+                }
+            }
+        }
+        if (chain.isEmpty() || liveRows(c, liveTopLevel, 0) != 1) {
+            return false;
+        }
+        for (int i = 0; i < chain.size() - 1; i++) {
+            if (liveRows(c, liveChildren, chain.get(i)) != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How many live rows (0, 1, or 2 for more) {@code sql} finds below directory {@code dir}. */
+    private static int liveRows(Connection c, Sql sql, long dir) throws SQLException {
+        try (Sql.Bound q = sql.prepare(c)) {
+            if (dir != 0) {
+                q.set("dir", dir);
+            }
+            int n = 0;
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    private static boolean hasRange(FileQuery query) {
+        return query.minSize() != null || query.maxSize() != null || query.modifiedAfter() != null
+                || query.modifiedBefore() != null;
+    }
+
+    /** Whether the name search index narrows {@code names}: it is there and one of their runs is long enough. */
+    private boolean searchIndexed(Connection c, NameFilter names) throws SQLException {
+        return nameSearch.isPresent() && names.sqlLikes().stream().anyMatch(Finds::indexable)
+                && nameSearch.get().exists(c, t.prefix);
+    }
+
+    /** A LIKE pattern {@code %run%} whose run the name search index can look up. */
+    private static boolean indexable(String like) {
+        return like.length() - 2 >= NameSearchIndex.MIN_RUN;
+    }
+
+    /**
+     * The statement reading up to {@code batch} candidates after {@code :after}, in id order. A walk first picks
+     * the ids (from the tree index alone when only kind, size and time are asked), then reads just those rows.
+     */
+    private Select<?> statement(FileQuery query, NameFilter names, boolean walk, boolean indexed, int batch) {
+        if (!walk) {
+            return ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(matches("r", query, names, indexed))
+                    .orderBy(col("r", t.id)).limit(inline(batch));
+        }
+        // A CROSS JOIN keeps the walk first, and the picked ids before the rows, on SQLite (it does not reorder
+        // one); the other engines plan them as the inner joins they are.
+        Table<?> picked = ctx.select(col("m", t.id).as("id")).from(DirectoryWalk.table()).crossJoin(t.files.as("m"))
+                .where(col("m", t.parent).eq(DirectoryWalk.id())).and(matches("m", query, names, indexed))
+                .orderBy(col("m", t.id)).limit(inline(batch)).asTable("k");
+        return ctx.withRecursive(DirectoryWalk.directories(t, t.id.eq(param("top", Long.class))))
+                .select(Queries.entryColumns(t)).from(picked).crossJoin(t.files.as("r"))
+                .where(col("r", t.id).eq(field(name("k", "id"), Long.class))).orderBy(col("r", t.id));
+    }
+
+    /** The query's conditions on the rows read through {@code alias}, live ones after {@code :after}. */
+    private Condition matches(String alias, FileQuery query, NameFilter names, boolean indexed) {
+        Condition where = col(alias, t.goneAt).isNull().and(col(alias, t.id).gt(param("after", Long.class)));
+        for (int i = 0; i < names.sqlLikes().size(); i++) {
+            Field<String> like = param("like" + i, String.class);
+            where = where.and(indexed && indexable(names.sqlLikes().get(i))
+                    ? nameSearch.get().nameContains(t.prefix, col(alias, t.id), col(alias, t.name), like)
+                    : DSL.lower(col(alias, t.name).cast(SQLDataType.VARCHAR)).like(like));
+        }
+        if (query.kind() != null) {
+            where = where.and(col(alias, t.kind).eq(param("kind", String.class)));
+        }
+        if (query.minSize() != null) {
+            where = where.and(col(alias, t.size).ge(param("minSize", Long.class)));
+        }
+        if (query.maxSize() != null) {
+            where = where.and(col(alias, t.size).le(param("maxSize", Long.class)));
+        }
+        if (query.modifiedAfter() != null) {
+            where = where.and(col(alias, t.mtime).gt(param("mtimeAfter", Long.class)));
+        }
+        if (query.modifiedBefore() != null) {
+            where = where.and(col(alias, t.mtime).lt(param("mtimeBefore", Long.class)));
+        }
+        if (query.contentHash() != null) {
+            where = where.and(col(alias, t.contentHash).eq(param("hash", String.class)));
+        }
+        return where;
+    }
+
+    private static void bind(Sql.Bound q, FileQuery query, NameFilter names, long under, long after)
+            throws SQLException {
+        q.set("after", after);
+        for (int i = 0; i < names.sqlLikes().size(); i++) {
+            q.set("like" + i, names.sqlLikes().get(i));
+        }
+        if (under != 0) {
+            q.set("top", under);
+        }
+        if (query.kind() != null) {
+            q.set("kind", query.kind().name());
+        }
+        if (query.minSize() != null) {
+            q.set("minSize", query.minSize());
+        }
+        if (query.maxSize() != null) {
+            q.set("maxSize", query.maxSize());
+        }
+        if (query.modifiedAfter() != null) {
+            q.set("mtimeAfter", nanos(query.modifiedAfter()));
+        }
+        if (query.modifiedBefore() != null) {
+            q.set("mtimeBefore", nanos(query.modifiedBefore()));
+        }
+        if (query.contentHash() != null) {
+            q.set("hash", query.contentHash());
+        }
+    }
+
+    /** Saturates: an instant beyond the nanosecond range is beyond every recorded time. */
+    private static long nanos(java.time.Instant at) {
+        try {
+            return Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
+        } catch (ArithmeticException e) {
+            return at.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    private static <T> Field<T> col(String alias, Field<T> column) {
+        return field(name(alias, column.getName()), column.getType());
+    }
+}
