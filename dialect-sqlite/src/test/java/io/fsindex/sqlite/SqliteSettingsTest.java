@@ -42,6 +42,23 @@ class SqliteSettingsTest {
     }
 
     /**
+     * A huge directory's rows go into the files table's indexes in no order, which SQLite's default page cache of
+     * 2,000 KiB turns into a page read and a page spilled to the WAL for nearly every row: every connection fsindex
+     * opens itself gets the larger cache.
+     */
+    @Test
+    void connectionsFsindexOpensHaveTheLargerPageCache() throws Exception {
+        DataSource ds = new SqliteDialect().connections().openDataSource(url(), null, null,
+                io.fsindex.core.spi.PoolOptions.DEFAULTS);
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("PRAGMA cache_size")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(-SqliteConnections.PAGE_CACHE_KIB);
+        }
+        assertThat(RawSqlite.queryLong(url(), "PRAGMA cache_size")).as("the driver's default").isEqualTo(-2000);
+    }
+
+    /**
      * The sweep deletes a directory's row and relies on ON DELETE CASCADE for everything below it; SQLite ignores
      * foreign keys unless each connection turns them on. An application's plain data source does not, so fsindex
      * must, on every connection it borrows. Every statement fsindex prepares is checked at the moment it is prepared.
