@@ -99,6 +99,23 @@ public abstract class ScanPropertyConformanceTest {
         }
     }
 
+    /**
+     * A directory renamed while an older scan is about to list it, a file made at its old name and turned into a
+     * directory, then a full scan: the renamed directory's children keep their rows under the new name.
+     */
+    @net.jqwik.api.Example
+    void aDirectoryRenamedUnderAPausedScanKeepsItsChildrenWhenItsOldNameIsReused() throws Exception {
+        interleavedScansAndChangesLeaveTheIndexEqualToTheTree(
+                List.of(new Mutate(Change.ADD_FILE, 24, 96, 87, 39), new Mutate(Change.ADD_FILE, 2, 98, 2, 0),
+                        new Mutate(Change.ADD_DIR, 20, 18, 16, 14)),
+                List.of(new Mutate(Change.ADD_FILE, 25, 1, 76, 39), new StartScan(true, 22),
+                        new Mutate(Change.ADD_FILE, 72, 27, 9, 9), new Advance(1), new Advance(20), new Advance(19),
+                        new Mutate(Change.RENAME, 0, 98, 2, 0), new Advance(4), new Advance(10),
+                        new Mutate(Change.ADD_FILE, 8, 28, 12, 6), new Mutate(Change.FILE_TO_DIR, 27, 30, 26, 39),
+                        new Advance(1), new Advance(67), new Mutate(Change.ADD_FILE, 0, 0, 0, 0)),
+                List.of(14, 81));
+    }
+
     @Provide
     Arbitrary<List<Mutate>> initialTrees() {
         return mutation(Arbitraries.of(Change.ADD_FILE, Change.ADD_DIR)).list().ofMinSize(3).ofMaxSize(14);

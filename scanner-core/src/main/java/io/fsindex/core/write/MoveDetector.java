@@ -58,6 +58,7 @@ final class MoveDetector {
             }
         }
         Set<Long> known = knownKeys(keys);
+        Set<Long> matched = matchedRows(owned);
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
             Set<Long> above = null;
@@ -74,12 +75,28 @@ final class MoveDetector {
                 if (above == null) {
                     above = new HashSet<>(ctx.locate(l.dir().id()).ids());
                 }
-                Moved m = byKey ? tryMove(l.dir(), e, above) : tryMoveByFingerprint(l.dir(), e);
+                Moved m = byKey ? tryMove(l.dir(), e, above, matched) : tryMoveByFingerprint(l.dir(), e, matched);
                 if (m != null) {
                     l.movedHere(i, m.id(), m.descendantsBack());
                 }
             }
         }
+    }
+
+    /**
+     * The rows the listings' entries already stand for, found under their own names: such a row stays with its
+     * entry (an orphan revived where it was, another file under the same name), so it is no entry's moved row too.
+     */
+    private static Set<Long> matchedRows(List<Listing> owned) {
+        Set<Long> matched = new HashSet<>();
+        for (Listing l : owned) {
+            for (int i = 0; i < l.size(); i++) {
+                if (l.hasRow(i)) {
+                    matched.add(l.idAt(i));
+                }
+            }
+        }
+        return matched;
     }
 
     /** Which of {@code keys} some row of the table has as its file identity. */
@@ -109,10 +126,11 @@ final class MoveDetector {
      * nothing exists at its old path any more.
      *
      * @param above the ids of {@code dir} and every directory above it
+     * @param matched the rows other entries of the listings stand for, which stay with them
      */
     // The modification time matters for directories too: filesystems hand a deleted directory's inode number to the
     // next one created (ext4 and tmpfs at once), and a rename leaves the moved directory's own mtime as it was.
-    Moved tryMove(Directory dir, WalkedEntry e, Set<Long> above) throws SQLException {
+    Moved tryMove(Directory dir, WalkedEntry e, Set<Long> above, Set<Long> matched) throws SQLException {
         Long key = WriteContext.keyOf(e.stat());
         List<Row> candidates = new ArrayList<>();
         try (ResultSet rs = ctx.q(st.selectByFileKey).set("key", key).statement.executeQuery()) {
@@ -122,7 +140,7 @@ final class MoveDetector {
         }
         FileStat stat = e.stat();
         for (Row old : candidates) {
-            if (!old.kind().equals(stat.kind().name()) || above.contains(old.id())
+            if (!old.kind().equals(stat.kind().name()) || above.contains(old.id()) || matched.contains(old.id())
                     || old.mtime() != stat.mtimeNanos()
                     || (!stat.isDirectory() && old.size() != stat.size())
                     || !mayTakeFromItsPlace(old)) {
@@ -145,7 +163,7 @@ final class MoveDetector {
      * same size and content fingerprint as new file {@code e}, if there is exactly one; null otherwise. Reads the
      * file's first and last blocks inside the transaction, so it runs only when the scan computes fingerprints.
      */
-    Moved tryMoveByFingerprint(Directory dir, WalkedEntry e) throws SQLException {
+    Moved tryMoveByFingerprint(Directory dir, WalkedEntry e, Set<Long> matched) throws SQLException {
         String fingerprint;
         try {
             fingerprint = hasher.hash(dir.path().resolve(e.name()), e.stat().size(), false).fingerprint();
@@ -163,7 +181,10 @@ final class MoveDetector {
             return null;                        // none, or more than one: which one moved cannot be told
         }
         Row old = candidates.get(0);
-        return mayTakeFromItsPlace(old) ? retarget(dir, e, old, ctx.locate(old.id()).path()) : null;
+        if (matched.contains(old.id()) || !mayTakeFromItsPlace(old)) {
+            return null;
+        }
+        return retarget(dir, e, old, ctx.locate(old.id()).path());
     }
 
     /**
