@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -34,8 +33,7 @@ import picocli.CommandLine.Option;
 @Command(name = "huge-cpu", mixinStandardHelpOptions = true, sortOptions = false,
         description = "CPU time of a huge directory's cold scan against a tree of as many entries and the baselines.")
 public final class HugeCpu extends BenchCommand {
-    private static final String PREFIX = "bench_";
-    private static final String TABLES = "files, scans, schema, contents, changes, change_dirs, feed, scopes, scan_ids";
+    private static final String PREFIX = ServerScans.PREFIX;
 
     @Option(names = "--entries", defaultValue = "200000", paramLabel = "N",
             description = "files in the huge directory and entries in the tree (default ${DEFAULT-VALUE})")
@@ -114,7 +112,7 @@ public final class HugeCpu extends BenchCommand {
                                 }
                             }, () -> FsIndex.builder().jdbcUrl(server.url()).user(server.user())
                                     .password(server.password()).tablePrefix(PREFIX).build(),
-                                    () -> drop(server.connect(), " CASCADE")), huge, tree);
+                                    () -> ServerScans.drop(server.connect(), " CASCADE")), huge, tree);
                             clock.server(null);
                         }
                     }
@@ -134,8 +132,8 @@ public final class HugeCpu extends BenchCommand {
                                     return Baselines.findIntoLoadData(dir, c, scratch.resolve("load.tsv"));
                                 }
                             }, () -> FsIndex.builder().jdbcUrl(server.loadDataUrl()).user(server.user())
-                                    .tablePrefix(PREFIX).build(), () -> drop(server.connect(server.url()), "")),
-                                    huge, tree);
+                                    .tablePrefix(PREFIX).build(),
+                                    () -> ServerScans.drop(server.connect(server.url()), "")), huge, tree);
                             clock.server(null);
                         }
                     }
@@ -210,15 +208,5 @@ public final class HugeCpu extends BenchCommand {
         lines.add(line);
         progress.println(line);
         progress.flush();
-    }
-
-    private static void drop(Connection c, String suffix) throws SQLException {
-        try (c; Statement s = c.createStatement()) {
-            StringBuilder names = new StringBuilder();
-            for (String t : TABLES.split(", ")) {
-                names.append(names.length() == 0 ? "" : ", ").append(PREFIX).append(t);
-            }
-            s.execute("DROP TABLE IF EXISTS " + names + suffix);
-        }
     }
 }

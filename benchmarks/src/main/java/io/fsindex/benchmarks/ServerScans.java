@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  */
 final class ServerScans {
     /** Where fsindex's tables go in the server's database, so that they can be dropped between runs. */
-    private static final String PREFIX = "bench_";
+    static final String PREFIX = "bench_";
     private static final String TABLES = "files, scans, schema, contents, changes, change_dirs, feed, scopes, scan_ids";
 
     /** The engine's bulk load of a tree's {@code find} listing into a plain table. */
@@ -190,7 +190,7 @@ final class ServerScans {
     }
 
     /** Drops fsindex's tables through connection {@code c} (closed after), with {@code suffix} after the list. */
-    private static void drop(Connection c, String suffix) throws SQLException {
+    static void drop(Connection c, String suffix) throws SQLException {
         try (c; Statement s = c.createStatement()) {
             StringBuilder names = new StringBuilder();
             for (String t : TABLES.split(", ")) {
