@@ -5,6 +5,7 @@ import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.IndexWatch;
 import io.fsindex.api.WatchOptions;
 import io.fsindex.core.FsIndex;
+import io.fsindex.testservers.InnoDbServer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +36,7 @@ public final class WatchBench extends BenchCommand {
     @Option(names = "--entries", defaultValue = "100000", paramLabel = "N", description = "entries in the tree")
     long entries;
     @Option(names = "--engines", split = ",", defaultValue = "sqlite,postgres", paramLabel = "ENGINE",
-            description = "sqlite and/or postgres (embedded)")
+            description = "any of sqlite, postgres, mysql, mariadb (servers embedded)")
     List<String> engines;
     @Option(names = "--rate", defaultValue = "1000", paramLabel = "N", description = "changes per second")
     int rate;
@@ -75,9 +77,18 @@ public final class WatchBench extends BenchCommand {
                     try (PostgresServer pg = PostgresServer.startEmbedded(run.resolve("pg"))) {
                         results.add(measure(engine, root, FsIndex.builder().jdbcUrl(pg.url()).user(pg.user())));
                     }
-                } else {
+                } else if (engine.equals("mysql") || engine.equals("mariadb")) {
+                    InnoDbServer.Engine kind = InnoDbServer.Engine.valueOf(engine.toUpperCase(Locale.ROOT));
+                    try (MySqlServer server = MySqlServer.start(kind, run.resolve(kind.scheme))) {
+                        results.add(measure(engine, root, FsIndex.builder().jdbcUrl(server.loadDataUrl())
+                                .user(server.user())));
+                    }
+                } else if (engine.equals("sqlite")) {
                     results.add(measure(engine, root,
                             FsIndex.builder().jdbcUrl("jdbc:sqlite:" + run.resolve("watch.db"))));
+                } else {
+                    throw new IllegalArgumentException("unknown engine " + engine
+                            + ": give any of sqlite, postgres, mysql, mariadb");
                 }
             }
         }
