@@ -90,13 +90,7 @@ public abstract class FindReachConformanceTest extends IndexTest {
             Files.write(under.resolve("added.bin"), new byte[20]);
             index.scan(root);
 
-            List<FileEntry> seen = new ArrayList<>(first.entries());
-            for (FindPage page = index.find(query.after(first.cursor())); ; page = index.find(query.after(page.cursor()))) {
-                seen.addAll(page.entries());
-                if (!page.more()) {
-                    break;
-                }
-            }
+            List<FileEntry> seen = withPagesAfter(first, query, index::find);
             assertThat(seen).extracting(FileEntry::id).doesNotHaveDuplicates().isSorted();
             Set<Path> paths = new TreeSet<>();
             seen.forEach(e -> paths.add(e.path()));

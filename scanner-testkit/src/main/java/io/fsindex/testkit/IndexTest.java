@@ -1,5 +1,8 @@
 package io.fsindex.testkit;
 
+import io.fsindex.api.FileEntry;
+import io.fsindex.api.FileQuery;
+import io.fsindex.api.FindPage;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.SchemaScripts;
 import java.io.IOException;
@@ -8,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,5 +86,16 @@ public abstract class IndexTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The entries of page {@code first} and of every page {@code find} returns after it, in order. */
+    protected static List<FileEntry> withPagesAfter(FindPage first, FileQuery query,
+            Function<FileQuery, FindPage> find) {
+        List<FileEntry> all = new ArrayList<>(first.entries());
+        for (FindPage page = first; page.more(); ) {
+            page = find.apply(query.after(page.cursor()));
+            all.addAll(page.entries());
+        }
+        return all;
     }
 }

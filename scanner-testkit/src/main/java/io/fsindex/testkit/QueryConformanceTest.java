@@ -222,13 +222,7 @@ public abstract class QueryConformanceTest extends IndexTest {
         Files.move(root.resolve(moved), root.resolve("keep/moved.txt"));
         Trees.create(root, "new.txt", "keep/new2.txt");
         index.scan(root);
-        List<FileEntry> seen = new ArrayList<>(first.entries());
-        for (FindPage page = index.find(query.after(first.cursor())); ; page = index.find(query.after(page.cursor()))) {
-            seen.addAll(page.entries());
-            if (!page.more()) {
-                break;
-            }
-        }
+        List<FileEntry> seen = withPagesAfter(first, query, index::find);
 
         assertThat(seen.stream().map(FileEntry::id).distinct().count()).isEqualTo(seen.size());
         Set<String> names = new HashSet<>();
