@@ -102,10 +102,11 @@ class PostgresRenderTest {
                 + " (seq, entry, change_type, kind, dir, name, previous_path, scan_id, at) FROM STDIN");
     }
 
-    /** After a scan that changed many rows; SKIP_LOCKED: an ANALYZE autovacuum is running already will do. */
+    /** After a scan that changed many rows; SKIP_LOCKED: what autovacuum is running already will do. */
     @Test
     void analyzeFiles() {
-        assertThat(render(dialect.statements().analyzeFiles(t))).isEqualTo("analyze (skip_locked) fsindex_files");
+        assertThat(render(dialect.statements().analyzeFiles(t))).isEqualTo(
+                "vacuum (analyze, skip_locked) fsindex_files, fsindex_changes, fsindex_change_dirs");
     }
 
     @Test

@@ -153,8 +153,9 @@ public interface DialectStatements {
     }
 
     /**
-     * Refreshes the planner's statistics of the files table, which fsindex runs after a scan that added or removed
-     * many rows; null where the engine keeps them fresh itself or plans well without (the default).
+     * Refreshes the planner's statistics of the files table (and whatever else the engine needs before it reads many
+     * new rows fast), which fsindex runs outside any transaction after a scan that added or removed many rows; null
+     * where the engine keeps them fresh itself or plans well without (the default).
      */
     default Query analyzeFiles(FsTables t) {
         return null;
