@@ -54,10 +54,21 @@ public final class Lookups {
      * fingerprint and content hash), at {@code path}.
      */
     public static FileEntry entryAt(ResultSet rs, Path path) throws SQLException {
-        Row row = Row.read(rs);
-        int contentValues = Row.COLUMNS.size();
-        return new FileEntry(row.id(), row.parent(), path, FileKind.valueOf(row.kind()), row.size(), row.mtime(),
-                row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), rs.getString(contentValues + 1),
-                rs.getString(contentValues + 2));
+        return StoredEntry.read(rs).at(path);
+    }
+
+    /** A row with its content values, read in {@link #byId}'s column order, before its path is known. */
+    public record StoredEntry(Row row, String fingerprint, String contentHash) {
+        /** The row {@code rs} is on: {@link Row#COLUMNS}, then fingerprint and content hash. */
+        public static StoredEntry read(ResultSet rs) throws SQLException {
+            int contentValues = Row.COLUMNS.size();
+            return new StoredEntry(Row.read(rs), rs.getString(contentValues + 1), rs.getString(contentValues + 2));
+        }
+
+        /** The entry at {@code path}. */
+        public FileEntry at(Path path) {
+            return new FileEntry(row.id(), row.parent(), path, FileKind.valueOf(row.kind()), row.size(), row.mtime(),
+                    row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), fingerprint, contentHash);
+        }
     }
 }

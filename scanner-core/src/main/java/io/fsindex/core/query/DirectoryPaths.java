@@ -70,7 +70,7 @@ final class DirectoryPaths {
 
     /** Reads the paths of those of {@code ids} not known yet, and of their unknown ancestors, a level at a time. */
     void load(Collection<Long> ids) throws SQLException {
-        Map<Long, Object[]> read = new HashMap<>();
+        Map<Long, NameRow> read = new HashMap<>();
         List<Long> wanted = new ArrayList<>();
         for (long id : ids) {
             if (!known.containsKey(id) && !read.containsKey(id)) {
@@ -91,7 +91,7 @@ final class DirectoryPaths {
                      ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
                         long parent = rs.getLong("parent");
-                        read.put(rs.getLong("id"), new Object[] {parent, rs.getString("name")});
+                        read.put(rs.getLong("id"), new NameRow(parent, rs.getString("name")));
                         if (parent != 0 && !known.containsKey(parent) && !read.containsKey(parent)) {
                             read.put(parent, null);
                             parents.add(parent);
@@ -107,28 +107,30 @@ final class DirectoryPaths {
     }
 
     /** Puts together the path of {@code id} from the rows {@code read} and the known paths, parents first. */
-    private void resolve(long id, Map<Long, Object[]> read) {
+    private void resolve(long id, Map<Long, NameRow> read) {
         Deque<Long> chain = new ArrayDeque<>();
         for (long at = id; !known.containsKey(at); ) {
-            Object[] row = read.get(at);
+            NameRow row = read.get(at);
             if (row == null) {
                 return;     // gone since its child was read: so is the child, and nothing below it is returned
             }
             chain.push(at);
-            long parent = (Long) row[0];
-            if (parent == 0) {
+            if (row.parent() == 0) {
                 break;
             }
-            at = parent;
+            at = row.parent();
         }
         while (!chain.isEmpty()) {
             long at = chain.pop();
-            Object[] row = read.get(at);
-            long parent = (Long) row[0];
-            String name = (String) row[1];
-            Path path = parent == 0 ? Path.of(name) : known.get(parent).resolve(name);
+            NameRow row = read.get(at);
+            long parent = row.parent();
+            Path path = parent == 0 ? Path.of(row.name()) : known.get(parent).resolve(row.name());
             remember(at, path, at == top || parent != 0 && belowTop.contains(parent));
         }
+    }
+
+    /** A directory's parent (0 for a top-level row) and name, as read by id. */
+    private record NameRow(long parent, String name) {
     }
 
     private void remember(long id, Path path, boolean below) {

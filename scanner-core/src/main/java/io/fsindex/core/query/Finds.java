@@ -8,6 +8,7 @@ import static org.jooq.impl.DSL.param;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
+import io.fsindex.core.internal.Lookups.StoredEntry;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import io.fsindex.core.scan.NameFilter;
@@ -89,25 +90,25 @@ final class Finds {
         try (Sql.Bound q = sql.prepare(c)) {
             while (true) {
                 bind(q, query, names, reach == Reach.WALK ? under : 0, cursor);
-                List<Candidate> candidates = new ArrayList<>();
+                List<StoredEntry> candidates = new ArrayList<>();
                 int read = 0;
                 try (ResultSet rs = q.statement.executeQuery()) {
                     while (rs.next()) {
                         read++;
-                        Row row = Row.read(rs);
+                        StoredEntry stored = StoredEntry.read(rs);
+                        Row row = stored.row();
                         cursor = row.id();
                         if (names.matches(row.name()) && (dirsBelow == null || dirsBelow.contains(row.parent()))) {
-                            int content = Row.COLUMNS.size();
-                            candidates.add(new Candidate(row, rs.getString(content + 1), rs.getString(content + 2)));
+                            candidates.add(stored);
                         }
                     }
                 }
                 Set<Long> parents = new LinkedHashSet<>();
-                candidates.forEach(m -> parents.add(m.row.parent()));
+                candidates.forEach(m -> parents.add(m.row().parent()));
                 parents.remove(0L);
                 paths.load(parents);
-                for (Candidate m : candidates) {
-                    Row row = m.row;
+                for (StoredEntry m : candidates) {
+                    Row row = m.row();
                     Path parent = row.parent() == 0 ? null : paths.of(row.parent());
                     if (row.parent() != 0 && parent == null) {
                         continue;       // deleted since the statement read it
@@ -115,7 +116,7 @@ final class Finds {
                     if (reach == Reach.TABLE && under != 0 && !paths.isBelowTop(row.parent())) {
                         continue;
                     }
-                    out.add(m.entry(parent == null ? Path.of(row.name()) : parent.resolve(row.name())));
+                    out.add(m.at(parent == null ? Path.of(row.name()) : parent.resolve(row.name())));
                     if (out.size() == query.limit()) {
                         return new FindPage(out, row.id(), true);
                     }
@@ -124,15 +125,6 @@ final class Finds {
                     return new FindPage(out, cursor, false);
                 }
             }
-        }
-    }
-
-    /** A row a statement read whose name matched, with its content values, before its path is known. */
-    private record Candidate(Row row, String fingerprint, String contentHash) {
-        FileEntry entry(Path path) {
-            return new FileEntry(row.id(), row.parent(), path, io.fsindex.api.FileKind.valueOf(row.kind()),
-                    row.size(), row.mtime(), row.linkTarget(), row.scanId(), row.stale(), row.fileKey(), fingerprint,
-                    contentHash);
         }
     }
 

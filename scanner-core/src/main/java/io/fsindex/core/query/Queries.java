@@ -80,7 +80,7 @@ public final class Queries {
             q.set("dir", dir).set("after", afterName == null ? "" : afterName).set("limit", limit);
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    out.add(entryAt(rs, dirPath.resolve(rs.getString("name"))));
+                    out.add(Lookups.entryAt(rs, dirPath.resolve(rs.getString("name"))));
                 }
             }
         }
@@ -280,7 +280,7 @@ public final class Queries {
     private FileEntry entry(ResultSet rs, DirectoryPaths paths) throws SQLException {
         long parent = rs.getLong("parent");
         String name = rs.getString("name");
-        return entryAt(rs, parent == 0 ? Path.of(name) : pathOf(paths, parent).resolve(name));
+        return Lookups.entryAt(rs, parent == 0 ? Path.of(name) : pathOf(paths, parent).resolve(name));
     }
 
     private static Path pathOf(DirectoryPaths paths, long id) throws SQLException {
@@ -289,9 +289,5 @@ public final class Queries {
             throw new SQLException("row " + id + " vanished while its path was read");
         }
         return path;
-    }
-
-    private static FileEntry entryAt(ResultSet rs, Path path) throws SQLException {
-        return Lookups.entryAt(rs, path);
     }
 }

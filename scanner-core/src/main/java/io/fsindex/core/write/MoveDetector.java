@@ -58,7 +58,7 @@ final class MoveDetector {
             }
         }
         Set<Long> known = knownKeys(keys);
-        Set<Long> matched = matchedRows(owned);
+        Set<Long> matched = null;          // read only once a candidate is looked for: most waves move nothing
         for (int w = 0; w < owned.size(); w++) {
             Listing l = owned.get(w);
             Set<Long> above = null;
@@ -74,6 +74,9 @@ final class MoveDetector {
                 }
                 if (above == null) {
                     above = new HashSet<>(ctx.locate(l.dir().id()).ids());
+                }
+                if (matched == null) {
+                    matched = matchedRows(owned);
                 }
                 Moved m = byKey ? tryMove(l.dir(), e, above, matched) : tryMoveByFingerprint(l.dir(), e, matched);
                 if (m != null) {
