@@ -333,7 +333,9 @@ public final class Statements {
             return ofIds(render, MAX_IDS);
         }
 
-        static ForIds<Long> ofIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render, int max) {
+        /** A statement over a list of ids, up to {@code max} of them (a power of two). */
+        public static ForIds<Long> ofIds(java.util.function.Function<java.util.List<Field<Long>>, Sql> render,
+                                         int max) {
             return new ForIds<>(Long.class, render, max);
         }
 

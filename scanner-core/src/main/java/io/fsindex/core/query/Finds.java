@@ -20,6 +20,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -27,14 +28,13 @@ import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Select;
-import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
 /**
  * Reads a page of {@link FileQuery} matches in id order. Below a directory it picks how to find the rows there: a
- * walk down its directories, whose rows a size or time range reads from the tree index; a pass over the whole table
+ * walk down its directories, whose rows a size or time range reads from the tree index, picking the ids that match
+ * (kept for the find's later pages, see {@link CarriedWalks}), then reading those rows; a pass over the whole table
  * in id order, when everything but the directory's ancestors lies below it (an index of one scanned root, asked
  * about that root), or when the subtree is a large share of the table and the rows must be read anyway.
  */
@@ -42,7 +42,17 @@ final class Finds {
     /** How many candidate rows one find statement reads while names are matched in Java. */
     private static final int FIND_BATCH = 512;
     /** The most rows one find statement reads when SQL alone decides a match. */
-    private static final int WALK_BATCH = 100_000;
+    private static final int PASS_BATCH = 100_000;
+    /**
+     * How many pages' worth of ids one walk picks, up to {@link #WALK_IDS}; a find with more matches walks again after
+     * the last of them.
+     */
+    private static final int PAGES_PER_WALK = 8;
+    private static final int WALK_IDS = CarriedWalks.MAX_IDS / 4;
+    /** The most rows one statement reads by id. */
+    private static final int ROWS_BY_ID = 512;
+    /** No name conditions: rows read by id were picked by name already, and are matched in Java. */
+    private static final NameFilter NO_NAMES = new NameFilter(null, null);
 
     /** How a page reads the rows below a directory. */
     private enum Reach {
@@ -50,7 +60,7 @@ final class Finds {
         TABLE,
         /** The whole table in id order, a row kept if its parent is among the directories below, read at once. */
         PASS,
-        /** The directories below, walked by one recursive statement, each of whose rows the statement reads. */
+        /** The directories below, walked by one recursive statement picking the ids of the rows that match. */
         WALK
     }
 
@@ -59,6 +69,7 @@ final class Finds {
     private final Statements statements;
     private final Optional<NameSearchIndex> nameSearch;
     private final LargeSubtrees large;
+    private final CarriedWalks carried = new CarriedWalks();
     private final Sql liveChildren;
     private final Sql liveTopLevel;
 
@@ -78,18 +89,27 @@ final class Finds {
     FindPage find(Connection c, FileQuery query, long under) throws SQLException {
         NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
         Reach reach = reach(c, query, under);
+        if (reach == Reach.WALK) {
+            CarriedWalks.Walked walked = carried.forPage(query, under);
+            if (walked == null) {
+                walked = walk(c, query, names, under);
+                carried.keep(query, under, walked);
+            }
+            return pageOf(c, query, names, under, walked);
+        }
         // A pass below a large directory knows its directories from the whole table, read once per page.
         Set<Long> dirsBelow = reach == Reach.PASS ? large.directoriesBelow(c, under) : null;
         boolean namesInJava = query.nameGlob() != null || query.nameContains() != null;
-        int batch = reach == Reach.WALK || !namesInJava
-                ? Math.max(FIND_BATCH, Math.min(query.limit(), WALK_BATCH) + 1) : FIND_BATCH;
-        Sql sql = Sql.render(ctx, statement(query, names, reach == Reach.WALK, searchIndexed(c, names), batch));
+        int batch = !namesInJava ? Math.max(FIND_BATCH, Math.min(query.limit(), PASS_BATCH) + 1) : FIND_BATCH;
+        Sql sql = Sql.render(ctx, ctx.select(Queries.entryColumns(t)).from(t.files.as("r"))
+                .where(matches("r", query, names, searchIndexed(c, names))).orderBy(col("r", t.id))
+                .limit(inline(batch)));
         DirectoryPaths paths = new DirectoryPaths(c, statements, under);
         List<FileEntry> out = new ArrayList<>();
         long cursor = query.after();
         try (Sql.Bound q = sql.prepare(c)) {
             while (true) {
-                bind(q, query, names, reach == Reach.WALK ? under : 0, cursor);
+                bind(q, query, names, 0, cursor);
                 List<StoredEntry> candidates = new ArrayList<>();
                 int read = 0;
                 try (ResultSet rs = q.statement.executeQuery()) {
@@ -126,6 +146,84 @@ final class Finds {
                 }
             }
         }
+    }
+
+    /**
+     * Walks the directories below {@code under} once, picking in id order the ids after the query's cursor of the
+     * rows that match (names only narrowed, as far as SQL can), enough for {@link #PAGES_PER_WALK} pages.
+     */
+    private CarriedWalks.Walked walk(Connection c, FileQuery query, NameFilter names, long under)
+            throws SQLException {
+        // A CROSS JOIN keeps the walk first on SQLite (it does not reorder one); the other engines plan it as the
+        // inner join it is.
+        int most = (int) Math.min(WALK_IDS, (long) PAGES_PER_WALK * query.limit());
+        Sql sql = Sql.render(ctx, ctx.withRecursive(DirectoryWalk.directories(t, t.id.eq(param("top", Long.class))))
+                .select(col("m", t.id)).from(DirectoryWalk.table()).crossJoin(t.files.as("m"))
+                .where(col("m", t.parent).eq(DirectoryWalk.id()))
+                .and(matches("m", query, names, searchIndexed(c, names)))
+                .orderBy(col("m", t.id)).limit(inline(most + 1)));
+        long[] ids = new long[1024];
+        int n = 0;
+        try (Sql.Bound q = sql.prepare(c)) {
+            bind(q, query, names, under, query.after());
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    if (n == ids.length) {
+                        ids = Arrays.copyOf(ids, n * 2);
+                    }
+                    ids[n++] = rs.getLong(1);
+                }
+            }
+        }
+        return new CarriedWalks.Walked(query.after(), Arrays.copyOf(ids, Math.min(n, most)), n <= most);
+    }
+
+    /**
+     * The page after the query's cursor from the ids {@code walked} picked: their rows read again by id and matched
+     * again, each kept only if its directory still lies below {@code under}.
+     */
+    private FindPage pageOf(Connection c, FileQuery query, NameFilter names, long under, CarriedWalks.Walked walked)
+            throws SQLException {
+        Statements.ForIds<Long> rows = Statements.ForIds.ofIds(ids -> Sql.render(ctx,
+                ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(col("r", t.id).in(ids))
+                        .and(matches("r", query, NO_NAMES, false)).orderBy(col("r", t.id))), ROWS_BY_ID);
+        DirectoryPaths paths = new DirectoryPaths(c, statements, under);
+        List<FileEntry> out = new ArrayList<>();
+        long[] ids = walked.ids();
+        long[] chunk = new long[ROWS_BY_ID];
+        for (int at = walked.firstAfter(query.after()); at < ids.length; at += ROWS_BY_ID) {
+            int n = Math.min(ROWS_BY_ID, ids.length - at);
+            System.arraycopy(ids, at, chunk, 0, n);
+            List<StoredEntry> candidates = new ArrayList<>();
+            try (Sql.Bound q = Statements.ForIds.bind(rows.forCount(n).prepare(c), chunk, n)) {
+                bind(q, query, NO_NAMES, 0, 0);
+                try (ResultSet rs = q.statement.executeQuery()) {
+                    while (rs.next()) {
+                        StoredEntry stored = StoredEntry.read(rs);
+                        if (names.matches(stored.row().name())) {
+                            candidates.add(stored);
+                        }
+                    }
+                }
+            }
+            Set<Long> parents = new LinkedHashSet<>();
+            candidates.forEach(m -> parents.add(m.row().parent()));
+            parents.remove(0L);
+            paths.load(parents);
+            for (StoredEntry m : candidates) {
+                Row row = m.row();
+                Path parent = paths.of(row.parent());
+                // Gone since the walk, or moved out of the directory: not a match any more.
+                if (parent != null && paths.isBelowTop(row.parent())) {
+                    out.add(m.at(parent.resolve(row.name())));
+                    if (out.size() == query.limit()) {
+                        return new FindPage(out, row.id(), true);
+                    }
+                }
+            }
+        }
+        long last = ids.length == 0 ? query.after() : Math.max(query.after(), ids[ids.length - 1]);
+        return new FindPage(out, last, !walked.complete());
     }
 
     private Reach reach(Connection c, FileQuery query, long under) throws SQLException {
@@ -192,25 +290,6 @@ final class Finds {
     /** A LIKE pattern {@code %run%} whose run the name search index can look up. */
     private static boolean indexable(String like) {
         return like.length() - 2 >= NameSearchIndex.MIN_RUN;
-    }
-
-    /**
-     * The statement reading up to {@code batch} candidates after {@code :after}, in id order. A walk first picks
-     * the ids (from the tree index alone when only kind, size and time are asked), then reads just those rows.
-     */
-    private Select<?> statement(FileQuery query, NameFilter names, boolean walk, boolean indexed, int batch) {
-        if (!walk) {
-            return ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(matches("r", query, names, indexed))
-                    .orderBy(col("r", t.id)).limit(inline(batch));
-        }
-        // A CROSS JOIN keeps the walk first, and the picked ids before the rows, on SQLite (it does not reorder
-        // one); the other engines plan them as the inner joins they are.
-        Table<?> picked = ctx.select(col("m", t.id).as("id")).from(DirectoryWalk.table()).crossJoin(t.files.as("m"))
-                .where(col("m", t.parent).eq(DirectoryWalk.id())).and(matches("m", query, names, indexed))
-                .orderBy(col("m", t.id)).limit(inline(batch)).asTable("k");
-        return ctx.withRecursive(DirectoryWalk.directories(t, t.id.eq(param("top", Long.class))))
-                .select(Queries.entryColumns(t)).from(picked).crossJoin(t.files.as("r"))
-                .where(col("r", t.id).eq(field(name("k", "id"), Long.class))).orderBy(col("r", t.id));
     }
 
     /** The query's conditions on the rows read through {@code alias}, live ones after {@code :after}. */
