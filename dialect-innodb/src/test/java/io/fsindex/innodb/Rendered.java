@@ -70,11 +70,11 @@ public final class Rendered {
     /** A subtree's rows by id, read into a derived table that {@code distinct} keeps MySQL from merging. */
     public static final String DELETE_BY_IDS = "delete from fsindex_files using fsindex_files, (select distinct i.id from"
             + " (with recursive gone(id, depth) as (select id, 0 from fsindex_files where id = :top union all"
-            + " select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
+            + " select f.id, (gone.depth + 1) from gone straight_join fsindex_files as f on f.parent = gone.id)"
             + " select gone.id from gone) as i) as ids where fsindex_files.id = ids.id";
     public static final String UPDATE_BY_IDS = "update fsindex_files join (select distinct i.id from"
             + " (with recursive gone(id, depth) as (select id, 0 from fsindex_files where id = :top union all"
-            + " select f.id, (gone.depth + 1) from fsindex_files as f join gone on f.parent = gone.id)"
+            + " select f.id, (gone.depth + 1) from gone straight_join fsindex_files as f on f.parent = gone.id)"
             + " select gone.id from gone) as i) as ids on fsindex_files.id = ids.id set gone_at = :now"
             + " where gone_at is null";
 }

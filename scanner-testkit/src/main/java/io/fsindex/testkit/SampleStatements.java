@@ -17,12 +17,12 @@ public final class SampleStatements {
 
     /** {@link DialectStatements#deleteFiles} of a subtree's rows, {@code :top} and every row below it, as the sweep does. */
     public static Query subtreeDelete(Dialect dialect, FsTables t) {
-        return dialect.statements().deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))));
+        return dialect.statements().deleteFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class)), dialect.statements()));
     }
 
     /** {@link DialectStatements#updateFiles} marking a subtree's live rows gone at {@code :now}, as the sweep does. */
     public static Query subtreeUpdate(Dialect dialect, FsTables t) {
-        return dialect.statements().updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class))),
+        return dialect.statements().updateFiles(t, t.subtreeIds(t.id.eq(DSL.param("top", Long.class)), dialect.statements()),
                 Map.of(t.goneAt, DSL.param("now", Long.class)), t.goneAt.isNull());
     }
 }

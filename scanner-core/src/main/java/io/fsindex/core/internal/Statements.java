@@ -162,11 +162,11 @@ public final class Statements {
         // Orphans past their retention whose parent is not one too: the tops of the subtrees the purge removes.
         Condition purgeable = t.goneAt.lt(cutoff).and(t.parent.isNull().or(t.parent.notIn(
                 select(t.id).from(t.files).where(t.goneAt.lt(cutoff)))));
-        countPurge = Sql.render(ctx, ctx.withRecursive(t.subtrees(purgeable))
+        countPurge = Sql.render(ctx, ctx.withRecursive(t.subtrees(purgeable, own))
                 .select(org.jooq.impl.DSL.countDistinct(goneId).as("entries"),
                         org.jooq.impl.DSL.max(goneDepth).as("depth"))
                 .from(table(name("gone"))));
-        purgeBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(purgeable)));
+        purgeBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(purgeable, own)));
         purge = Sql.render(ctx, own.deleteFiles(t, select(t.id).from(t.files).where(purgeable)));
         Condition staleOfScan = t.stale.eq(inline(1)).and(t.scanId.eq(scan));
         Field<Long> now = param("now", Long.class);
@@ -177,7 +177,7 @@ public final class Statements {
         orphanStaleFiles = Sql.render(ctx, ctx.update(t.files).set(t.goneAt, now).set(t.stale, inline(0))
                 .where(staleOfScan).and(t.goneAt.isNull()).and(t.kind.ne(inline("DIRECTORY"))));
         Condition top = t.id.eq(param("top", Long.class));
-        subtreeRows = Sql.render(ctx, ctx.withRecursive(t.subtrees(top))
+        subtreeRows = Sql.render(ctx, ctx.withRecursive(t.subtrees(top, own))
                 .select(field(name("r", "id")), field(name("r", "parent")), field(name("r", "name")),
                         field(name("r", "kind")), field(name("r", "gone_at")), goneDepth)
                 .from(table(name("gone"))).join(t.files.as("r")).on(field(name("r", "id"), Long.class).eq(goneId))
@@ -186,9 +186,9 @@ public final class Statements {
                 .where(t.id.eq(param("top", Long.class)))));
         removedChildren = ForIds.ofIds(ids -> Sql.render(ctx, own.lockedForWrite(ctx.select(t.id, t.parent,
                 t.name, t.kind, t.goneAt).from(t.files).where(t.parent.in(ids)))));
-        setSubtreeGone = Sql.render(ctx, own.updateFiles(t, t.subtreeIds(top), java.util.Map.of(t.goneAt, now),
+        setSubtreeGone = Sql.render(ctx, own.updateFiles(t, t.subtreeIds(top, own), java.util.Map.of(t.goneAt, now),
                 t.goneAt.isNull()));
-        clearSubtreeGone = Sql.render(ctx, own.updateFiles(t, t.subtreeIds(top),
+        clearSubtreeGone = Sql.render(ctx, own.updateFiles(t, t.subtreeIds(top, own),
                 java.util.Map.of(t.goneAt, inline(null, Long.class)), t.goneAt.ge(param("since", Long.class))));
         ancestors = Sql.render(ctx, ctx.withRecursive(name("up").fields("id", "parent", "name", "depth").as(
                         select(t.id, t.parent, t.name, inline(0)).from(t.files).where(t.id.eq(param("id", Long.class)))
@@ -245,8 +245,8 @@ public final class Statements {
                 .orderBy(field(name("c", "seq"))));
         Condition childrenOfDir = t.parent.eq(param("dir", Long.class));
         deleteChildren = Sql.render(ctx, ctx.deleteFrom(t.files).where(childrenOfDir));
-        deleteDescendantsBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(childrenOfDir)));
-        countDescendants = Sql.render(ctx, ctx.withRecursive(t.subtrees(childrenOfDir))
+        deleteDescendantsBelow = Sql.render(ctx, own.deleteFiles(t, t.subtreeIdsDeeperThan(childrenOfDir, own)));
+        countDescendants = Sql.render(ctx, ctx.withRecursive(t.subtrees(childrenOfDir, own))
                 .select(org.jooq.impl.DSL.countDistinct(goneId).as("entries"),
                         org.jooq.impl.DSL.max(goneDepth).as("depth"))
                 .from(table(name("gone"))));

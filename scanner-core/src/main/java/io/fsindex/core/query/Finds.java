@@ -73,12 +73,13 @@ final class Finds {
     private final Sql liveChildren;
     private final Sql liveTopLevel;
 
-    Finds(DSLContext ctx, FsTables t, Statements statements, Optional<NameSearchIndex> nameSearch) {
+    Finds(DSLContext ctx, FsTables t, Statements statements, io.fsindex.core.spi.DialectStatements own,
+          Optional<NameSearchIndex> nameSearch) {
         this.t = t;
         this.ctx = ctx;
         this.statements = statements;
         this.nameSearch = nameSearch;
-        this.large = new LargeSubtrees(ctx, t);
+        this.large = new LargeSubtrees(ctx, t, own);
         liveChildren = Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.parent.eq(param("dir", Long.class)))
                 .and(t.goneAt.isNull()).limit(inline(2)));
         liveTopLevel = Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.parent.isNull())

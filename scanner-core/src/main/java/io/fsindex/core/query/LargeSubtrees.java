@@ -36,10 +36,10 @@ final class LargeSubtrees {
     private final Sql subtreeCount;
     private final Sql directories;
 
-    LargeSubtrees(DSLContext ctx, FsTables t) {
+    LargeSubtrees(DSLContext ctx, FsTables t, io.fsindex.core.spi.DialectStatements own) {
         tableSize = Sql.render(ctx, ctx.select(DSL.max(t.id)).from(t.files));
         subtreeCount = Sql.render(ctx, ctx.selectCount().from(
-                ctx.withRecursive(t.subtrees(t.id.eq(param("top", Long.class))))
+                ctx.withRecursive(t.subtrees(t.id.eq(param("top", Long.class)), own))
                         .select(DSL.field(DSL.name("gone", "id"), Long.class)).from(DSL.table(DSL.name("gone")))
                         .limit(param("cap", Long.class)).asTable("walked")));
         directories = Sql.render(ctx, ctx.select(t.id, t.parent).from(t.files)

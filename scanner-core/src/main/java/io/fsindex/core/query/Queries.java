@@ -51,7 +51,7 @@ public final class Queries {
         this.ctx = Statements.context(dialect);
         this.statements = statements;
         this.lookups = lookups;
-        this.finds = new Finds(ctx, t, statements, dialect.nameSearchIndex());
+        this.finds = new Finds(ctx, t, statements, dialect.statements(), dialect.nameSearchIndex());
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));

@@ -170,6 +170,15 @@ public interface DialectStatements {
     }
 
     /**
+     * The join of one step of a recursive walk down the tree: {@code walked}, the rows the walk reached one level up,
+     * with {@code below}, the files rows, on {@code on} (a row of {@code below} is a child of one of {@code walked}).
+     * By default a plain join, in whatever order the planner picks.
+     */
+    default org.jooq.Table<?> walkStep(org.jooq.Table<?> walked, org.jooq.Table<?> below, org.jooq.Condition on) {
+        return below.join(walked).on(on);
+    }
+
+    /**
      * Deletes the files rows whose ids {@code ids} selects, a select that may read the files table itself (its one
      * column named {@code id}); by default {@code WHERE id IN} those ids read into a derived table first.
      */

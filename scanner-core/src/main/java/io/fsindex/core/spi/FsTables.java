@@ -157,18 +157,20 @@ public final class FsTables {
 
     /**
      * A recursive common table expression {@code gone(id, depth)}: every row scan {@code :scan} marked stale (depth 0)
-     * and every row below one (its depth below it), i.e. what the sweep removes. Use with {@code withRecursive}.
+     * and every row below one (its depth below it), i.e. what the sweep removes, each step joined as {@code own}
+     * joins it ({@link DialectStatements#walkStep}). Use with {@code withRecursive}.
      */
-    public CommonTableExpression<Record2<Long, Integer>> staleSubtrees() {
+    public CommonTableExpression<Record2<Long, Integer>> staleSubtrees(DialectStatements own) {
         return subtrees(stale.eq(org.jooq.impl.DSL.inline(1))
-                .and(scanId.eq(org.jooq.impl.DSL.param("scan", Long.class))));
+                .and(scanId.eq(org.jooq.impl.DSL.param("scan", Long.class))), own);
     }
 
     /**
      * A recursive common table expression {@code gone(id, depth)}: every row matching {@code anchor} (depth 0) and
-     * every row below one, with its depth below it. Use with {@code withRecursive}.
+     * every row below one, with its depth below it, each step joined as {@code own} joins it
+     * ({@link DialectStatements#walkStep}). Use with {@code withRecursive}.
      */
-    public CommonTableExpression<Record2<Long, Integer>> subtrees(org.jooq.Condition anchor) {
+    public CommonTableExpression<Record2<Long, Integer>> subtrees(org.jooq.Condition anchor, DialectStatements own) {
         Table<?> f = files.as("f");
         Field<Long> goneId = field(name("gone", "id"), Long.class);
         Field<Integer> goneDepth = field(name("gone", "depth"), Integer.class);
@@ -176,26 +178,27 @@ public final class FsTables {
                 org.jooq.impl.DSL.select(id, org.jooq.impl.DSL.inline(0)).from(files).where(anchor)
                         .unionAll(org.jooq.impl.DSL.select(field(name("f", "id"), Long.class),
                                         goneDepth.plus(org.jooq.impl.DSL.inline(1)))
-                                .from(f).join(table(name("gone")))
-                                .on(field(name("f", "parent"), Long.class).eq(goneId))));
+                                .from(own.walkStep(table(name("gone")), f,
+                                        field(name("f", "parent"), Long.class).eq(goneId)))));
     }
 
-    /** The ids (column {@code id}) of {@link #subtrees(org.jooq.Condition) subtrees(anchor)}'s rows. */
-    public org.jooq.Select<Record1<Long>> subtreeIds(org.jooq.Condition anchor) {
-        return subtreeIdsWhere(anchor, org.jooq.impl.DSL.noCondition());
+    /** The ids (column {@code id}) of {@link #subtrees subtrees(anchor, own)}'s rows. */
+    public org.jooq.Select<Record1<Long>> subtreeIds(org.jooq.Condition anchor, DialectStatements own) {
+        return subtreeIdsWhere(anchor, own, org.jooq.impl.DSL.noCondition());
     }
 
     /**
-     * The ids of the rows of {@link #subtrees(org.jooq.Condition) subtrees(anchor)} more than {@code :depth} levels
-     * below an anchor row.
+     * The ids of the rows of {@link #subtrees subtrees(anchor, own)} more than {@code :depth} levels below an anchor
+     * row.
      */
-    public org.jooq.Select<Record1<Long>> subtreeIdsDeeperThan(org.jooq.Condition anchor) {
-        return subtreeIdsWhere(anchor,
+    public org.jooq.Select<Record1<Long>> subtreeIdsDeeperThan(org.jooq.Condition anchor, DialectStatements own) {
+        return subtreeIdsWhere(anchor, own,
                 field(name("gone", "depth"), Integer.class).gt(org.jooq.impl.DSL.param("depth", Integer.class)));
     }
 
-    private org.jooq.Select<Record1<Long>> subtreeIdsWhere(org.jooq.Condition anchor, org.jooq.Condition depth) {
-        return org.jooq.impl.DSL.withRecursive(subtrees(anchor)).select(field(name("gone", "id"), Long.class))
+    private org.jooq.Select<Record1<Long>> subtreeIdsWhere(org.jooq.Condition anchor, DialectStatements own,
+                                                           org.jooq.Condition depth) {
+        return org.jooq.impl.DSL.withRecursive(subtrees(anchor, own)).select(field(name("gone", "id"), Long.class))
                 .from(table(name("gone"))).where(depth);
     }
 
