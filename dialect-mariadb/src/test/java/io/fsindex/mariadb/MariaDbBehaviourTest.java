@@ -60,6 +60,29 @@ class MariaDbBehaviourTest extends InnoDbBehaviourTest {
                 .isLessThan(1_000);
     }
 
+    /**
+     * Guards the InnoDB statements' {@code walkStep} (a straight join from the rows walked to their children): MariaDB
+     * estimates the rows a recursive step reads from the walk as the whole walk's, for the purge every orphan of the
+     * table, and then reads the whole table once per level, in each of the bands the purge cuts a deep subtree into.
+     */
+    @Test
+    void thePurgeOfADeepOrphanedSubtreeReadsItsRowsOncePerBand() throws Exception {
+        int depth = 150;
+        Path root = tree("d/".repeat(depth), "keep.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Trees.delete(root.resolve("d"));
+
+        long before = rowsReadByTheServer();
+        ScanResult r = index.scan(root);
+        long read = rowsReadByTheServer() - before;
+
+        assertThat(r.deleted()).isEqualTo(depth);
+        long bands = depth / dialect().statements().maxCascadeDepth() + 1;
+        assertThat(read).as("rows the server read to remove and purge a subtree %d levels deep from %d rows", depth,
+                countFiles() + depth).isLessThan(bands * 20L * depth);
+    }
+
     /** Rows read by table and index scans, server-wide (these tests run one at a time). */
     private long rowsReadByTheServer() throws SQLException {
         long rows = 0;
