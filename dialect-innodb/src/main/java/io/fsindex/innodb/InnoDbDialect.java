@@ -47,6 +47,9 @@ import java.util.Optional;
  *   <li><b>Deletes.</b> InnoDB cascades deletes at most 15 levels deep (error 3008 on MySQL, 1296/193 on MariaDB),
  *   so {@link InnoDbStatements#maxCascadeDepth} makes fsindex cut deeper subtrees from the bottom in bands first.
  *   (Ordering the delete by id would not do: a moved directory keeps its id under a parent with a larger one.)
+ *   Each band walks the subtree with a recursive query whose steps {@link InnoDbStatements#walkStep} joins
+ *   {@code STRAIGHT_JOIN} from the rows walked, so that MariaDB looks each level's children up by parent instead of
+ *   reading the whole table per level.
  *   <li><b>Retries.</b> Deadlocks (1213), lock wait timeouts (1205) and SQLState 40001 are retried from the start
  *   of the transaction.
  * </ul>
