@@ -58,6 +58,9 @@ public final class QueryBench extends BenchCommand {
     EnumSet<Engine> engines;
     @Option(names = "--runs", defaultValue = "3", paramLabel = "N", description = "runs of each query; medians shown")
     int runs;
+    @Option(names = "--warm-ups", defaultValue = "3", paramLabel = "N",
+            description = "unmeasured runs of each query first (the JIT compiles the read path)")
+    int warmUps;
     @Option(names = "--seed", defaultValue = "42", paramLabel = "SEED", description = "seed of the generated tree")
     long seed;
     @Option(names = "--questions-only", description = "one cold scan per engine (with the name search index), then "
@@ -258,9 +261,11 @@ public final class QueryBench extends BenchCommand {
         }
     }
 
-    /** The median seconds of {@link #runs} runs, after one unmeasured run that warms caches and the JIT. */
+    /** The median seconds of {@link #runs} runs, after {@link #warmUps} unmeasured ones that warm caches and the JIT. */
     private double median(LongSupplier work) {
-        work.getAsLong();
+        for (int i = 0; i < warmUps; i++) {
+            work.getAsLong();
+        }
         double[] seconds = new double[runs];
         for (int i = 0; i < runs; i++) {
             long start = System.nanoTime();
