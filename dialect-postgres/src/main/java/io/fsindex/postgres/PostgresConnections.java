@@ -48,8 +48,11 @@ final class PostgresConnections implements Connections {
         config.addDataSourceProperty("ApplicationName", "fsindex");
         // A batch of inserts goes as multi-row INSERTs: a round trip per 128 rows instead of one per row.
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
-        // Session settings at connect, no round trip; a URL's own options replace them.
-        config.addDataSourceProperty("options", "-c work_mem=" + WORK_MEM);
+        // Once per new connection, by a statement rather than the startup packet's options, which some poolers
+        // (PgBouncer) refuse; a URL that sets work_mem itself (options=-c work_mem=…) keeps its value.
+        if (!jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains("work_mem")) {
+            config.setConnectionInitSql("SET work_mem = '" + WORK_MEM + "'");
+        }
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {

@@ -53,6 +53,20 @@ class PostgresNameSearchTest extends IndexTest {
     }
 
     @Test
+    void aUrlThatSetsWorkMemItselfKeepsItsValue() throws Exception {
+        TestDatabase db = database();
+        String url = db.jdbcUrl() + (db.jdbcUrl().contains("?") ? "&" : "?") + "options=-c%20work_mem%3D8MB";
+        DataSource ds = new PostgresConnections().openDataSource(url, db.user(), db.password(), PoolOptions.DEFAULTS);
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SHOW work_mem")) {
+            rs.next();
+            assertThat(rs.getString(1)).isEqualTo("8MB");
+        } finally {
+            ((AutoCloseable) ds).close();
+        }
+    }
+
+    @Test
     void namesAreFoundBeforeAndAfterThePendingListMovesIntoTheIndex() throws Exception {
         Path root = tree("a/", "a/Report-Q7X.txt", "a/other.txt", "b/", "b/q7x", "b/xq7", "b/deep/", "b/deep/aQ7Xb");
         FsIndex index = openIndex(b -> b.nameSearchIndex(true));
