@@ -201,7 +201,8 @@ public final class QueryBench extends BenchCommand {
                 baseSeconds, seconds, seconds / baseSeconds, target));
     }
 
-    private static long count(IndexReader reader, FileQuery query) {
+    /** The entries {@code query} finds, page after page. */
+    static long count(IndexReader reader, FileQuery query) {
         long found = 0;
         for (FindPage page = reader.find(query); ; page = reader.find(query.after(page.cursor()))) {
             found += page.entries().size();
