@@ -5,6 +5,7 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.select;
 
+import io.fsindex.core.spi.DialectStatements;
 import io.fsindex.core.spi.FsTables;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
@@ -28,24 +29,25 @@ final class DirectoryWalk {
      * A recursive common table expression {@code d(id, top)}: every live directory matching {@code anchor}, and every
      * live directory below one, with the id of the anchor it is below (or is). Use with {@code withRecursive}.
      */
-    static CommonTableExpression<?> directories(FsTables t, Condition anchor) {
-        return walk(t, anchor, new String[] {"id", "top"}, new Field<?>[] {t.id, t.id}, top());
+    static CommonTableExpression<?> directories(FsTables t, DialectStatements own, Condition anchor) {
+        return walk(t, own, anchor, new String[] {"id", "top"}, new Field<?>[] {t.id, t.id}, top());
     }
 
     /**
      * The walk {@code d(id, columns...)}: the live directories matching {@code anchor}, selecting {@code anchorColumns}
      * ({@code id} first), then each live directory {@code f} below one already walked, selecting its id and
-     * {@code carried} (which may name {@code f} or the walk {@code d}).
+     * {@code carried} (which may name {@code f} or the walk {@code d}); each step joined as {@code own} joins it.
      */
-    private static CommonTableExpression<?> walk(FsTables t, Condition anchor, String[] columns,
-                                                 Field<?>[] anchorColumns, Field<?>... carried) {
+    private static CommonTableExpression<?> walk(FsTables t, DialectStatements own, Condition anchor,
+                                                 String[] columns, Field<?>[] anchorColumns, Field<?>... carried) {
         Field<?>[] step = new Field<?>[carried.length + 1];
         step[0] = field(name("f", "id"), Long.class);
         System.arraycopy(carried, 0, step, 1, carried.length);
         return name(NAME).fields(columns).as(
                 select(anchorColumns).from(t.files).where(anchor).and(isDirectory(t.kind)).and(t.goneAt.isNull())
                         .unionAll(select(step)
-                                .from(t.files.as("f")).join(table()).on(field(name("f", "parent"), Long.class).eq(id()))
+                                .from(own.walkStep(table(), t.files.as("f"),
+                                        field(name("f", "parent"), Long.class).eq(id())))
                                 .where(isDirectory(field(name("f", "kind"), String.class)))
                                 .and(field(name("f", "gone_at"), Long.class).isNull())));
     }

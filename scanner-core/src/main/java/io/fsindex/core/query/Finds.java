@@ -68,6 +68,7 @@ final class Finds {
     private final DSLContext ctx;
     private final Statements statements;
     private final Optional<NameSearchIndex> nameSearch;
+    private final io.fsindex.core.spi.DialectStatements own;
     private final LargeSubtrees large;
     private final CarriedWalks carried = new CarriedWalks();
     private final Sql liveChildren;
@@ -79,6 +80,7 @@ final class Finds {
         this.ctx = ctx;
         this.statements = statements;
         this.nameSearch = nameSearch;
+        this.own = own;
         this.large = new LargeSubtrees(ctx, t, own);
         liveChildren = Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.parent.eq(param("dir", Long.class)))
                 .and(t.goneAt.isNull()).limit(inline(2)));
@@ -158,7 +160,8 @@ final class Finds {
         // A CROSS JOIN keeps the walk first on SQLite (it does not reorder one); the other engines plan it as the
         // inner join it is.
         int most = (int) Math.min(WALK_IDS, (long) PAGES_PER_WALK * query.limit());
-        Sql sql = Sql.render(ctx, ctx.withRecursive(DirectoryWalk.directories(t, t.id.eq(param("top", Long.class))))
+        Sql sql = Sql.render(ctx, ctx.withRecursive(
+                        DirectoryWalk.directories(t, own, t.id.eq(param("top", Long.class))))
                 .select(col("m", t.id)).from(DirectoryWalk.table()).crossJoin(t.files.as("m"))
                 .where(col("m", t.parent).eq(DirectoryWalk.id()))
                 .and(matches("m", query, names, searchIndexed(c, names)))

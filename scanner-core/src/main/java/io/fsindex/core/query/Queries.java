@@ -45,13 +45,15 @@ public final class Queries {
     private final Sql subtreeSize;
     private final Sql subdirectorySizes;
     private final Finds finds;
+    private final io.fsindex.core.spi.DialectStatements own;
 
     public Queries(Dialect dialect, FsTables t, Statements statements, Lookups lookups) {
         this.t = t;
         this.ctx = Statements.context(dialect);
         this.statements = statements;
         this.lookups = lookups;
-        this.finds = new Finds(ctx, t, statements, dialect.statements(), dialect.nameSearchIndex());
+        this.own = dialect.statements();
+        this.finds = new Finds(ctx, t, statements, own, dialect.nameSearchIndex());
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));
@@ -215,7 +217,7 @@ public final class Queries {
                 .otherwise(inline(0L)));
         // The walk comes first in the join: SQLite keeps that order for an outer join and would otherwise scan the
         // whole table for a small subtree.
-        return ctx.withRecursive(DirectoryWalk.directories(t, anchor))
+        return ctx.withRecursive(DirectoryWalk.directories(t, own, anchor))
                 .select(top.as("top"), bytes.as("bytes"), files.as("files"), dirs.as("directories"))
                 .from(DirectoryWalk.table())
                 .leftJoin(t.files.as("r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
@@ -245,7 +247,8 @@ public final class Queries {
         if (!under) {
             return ctx.select(columns).from(t.files.as("r")).where(DSL.noCondition());
         }
-        return ctx.withRecursive(DirectoryWalk.directories(t, t.id.eq(param("top", Long.class)))).select(columns)
+        return ctx.withRecursive(DirectoryWalk.directories(t, own, t.id.eq(param("top", Long.class))))
+                .select(columns)
                 .from(DirectoryWalk.table()).crossJoin(t.files.as("r")).where(r(t.parent).eq(DirectoryWalk.id()));
     }
 
