@@ -126,23 +126,9 @@ final class Finds {
                         }
                     }
                 }
-                Set<Long> parents = new LinkedHashSet<>();
-                candidates.forEach(m -> parents.add(m.row().parent()));
-                parents.remove(0L);
-                paths.load(parents);
-                for (StoredEntry m : candidates) {
-                    Row row = m.row();
-                    Path parent = row.parent() == 0 ? null : paths.of(row.parent());
-                    if (row.parent() != 0 && parent == null) {
-                        continue;       // deleted since the statement read it
-                    }
-                    if (reach == Reach.TABLE && under != 0 && !paths.isBelowTop(row.parent())) {
-                        continue;
-                    }
-                    out.add(m.at(parent == null ? Path.of(row.name()) : parent.resolve(row.name())));
-                    if (out.size() == query.limit()) {
-                        return new FindPage(out, row.id(), true);
-                    }
+                long filledAt = addWithPaths(candidates, paths, reach == Reach.TABLE && under != 0, out, query.limit());
+                if (filledAt != 0) {
+                    return new FindPage(out, filledAt, true);
                 }
                 if (read < batch) {
                     return new FindPage(out, cursor, false);
@@ -210,24 +196,39 @@ final class Finds {
                     }
                 }
             }
-            Set<Long> parents = new LinkedHashSet<>();
-            candidates.forEach(m -> parents.add(m.row().parent()));
-            parents.remove(0L);
-            paths.load(parents);
-            for (StoredEntry m : candidates) {
-                Row row = m.row();
-                Path parent = paths.of(row.parent());
-                // Gone since the walk, or moved out of the directory: not a match any more.
-                if (parent != null && paths.isBelowTop(row.parent())) {
-                    out.add(m.at(parent.resolve(row.name())));
-                    if (out.size() == query.limit()) {
-                        return new FindPage(out, row.id(), true);
-                    }
-                }
+            // A row gone since the walk, or moved out of the directory, is not a match any more.
+            long filledAt = addWithPaths(candidates, paths, true, out, query.limit());
+            if (filledAt != 0) {
+                return new FindPage(out, filledAt, true);
             }
         }
         long last = ids.length == 0 ? query.after() : Math.max(query.after(), ids[ids.length - 1]);
         return new FindPage(out, last, !walked.complete());
+    }
+
+    /**
+     * Adds {@code candidates} to {@code out} with their paths until it holds {@code limit} entries, leaving out rows
+     * whose directory is gone since they were read and, if {@code belowOnly}, rows whose directory does not lie below
+     * the question's; returns the id of the row that filled the page, or 0.
+     */
+    private static long addWithPaths(List<StoredEntry> candidates, DirectoryPaths paths, boolean belowOnly,
+                                     List<FileEntry> out, int limit) throws SQLException {
+        Set<Long> parents = new LinkedHashSet<>();
+        candidates.forEach(m -> parents.add(m.row().parent()));
+        parents.remove(0L);
+        paths.load(parents);
+        for (StoredEntry m : candidates) {
+            Row row = m.row();
+            Path parent = row.parent() == 0 ? null : paths.of(row.parent());
+            if (row.parent() != 0 && parent == null || belowOnly && !paths.isBelowTop(row.parent())) {
+                continue;
+            }
+            out.add(m.at(parent == null ? Path.of(row.name()) : parent.resolve(row.name())));
+            if (out.size() == limit) {
+                return row.id();
+            }
+        }
+        return 0;
     }
 
     private Reach reach(Connection c, FileQuery query, long under) throws SQLException {
