@@ -107,6 +107,24 @@ public abstract class FindReachConformanceTest extends IndexTest {
         }
     }
 
+    @Test
+    void aPageBelowADirectoryHoldsAMatchThatFewOfTheNamesSqlNarrowedToMatch() throws IOException {
+        // Rule (FindPage): a page is short only when nothing after it matches. SQL narrows "y?.bin" to names holding
+        // ".bin" and Java matches the rest, so the walk below d picks mostly names that fail: the page must read on.
+        Path root = tmp.resolve("loose");
+        Trees.create(root, "./", "d/", "e/", "e/y2.bin");     // e: d is not all of the index, so a find walks it
+        for (int i = 0; i < 200; i++) {
+            Files.write(root.resolve("d/x" + i + ".bin"), new byte[1]);
+        }
+        Files.write(root.resolve("d/y1.bin"), new byte[1]);
+        FsIndex index = openIndex();
+        index.scan(root.toRealPath());
+        Path under = root.toRealPath().resolve("d");
+        FindPage first = index.find(FileQuery.any().withUnder(under).withKind(FileKind.FILE).withNameGlob("y?.bin")
+                .withLimit(1));
+        assertThat(first.entries()).extracting(FileEntry::path).containsExactly(under.resolve("y1.bin"));
+    }
+
     private void assertFinds(IndexReader read, FileQuery query, Path under, Predicate<Path> onDisk) {
         List<FileEntry> found = new ArrayList<>();
         FindPage page = read.find(query.withLimit(5));

@@ -93,12 +93,7 @@ final class Finds {
         NameFilter names = new NameFilter(query.nameGlob(), query.nameContains());
         Reach reach = reach(c, query, under);
         if (reach == Reach.WALK) {
-            CarriedWalks.Walked walked = carried.forPage(query, under);
-            if (walked == null) {
-                walked = walk(c, query, names, under);
-                carried.keep(query, under, walked);
-            }
-            return pageOf(c, query, names, under, walked);
+            return pageOfWalks(c, query, names, under);
         }
         // A pass below a large directory knows its directories from the whole table, read once per page.
         Set<Long> dirsBelow = reach == Reach.PASS ? large.directoriesBelow(c, under) : null;
@@ -169,16 +164,41 @@ final class Finds {
     }
 
     /**
-     * The page after the query's cursor from the ids {@code walked} picked: their rows read again by id and matched
-     * again, each kept only if its directory still lies below {@code under}.
+     * The page after the query's cursor below {@code under} from the ids walks picked: the walk kept for it, or a new
+     * one, and more after the last id of a walk that picked only part of its matches until the page is full.
      */
-    private FindPage pageOf(Connection c, FileQuery query, NameFilter names, long under, CarriedWalks.Walked walked)
-            throws SQLException {
+    private FindPage pageOfWalks(Connection c, FileQuery query, NameFilter names, long under) throws SQLException {
+        List<FileEntry> out = new ArrayList<>();
+        for (FileQuery part = query; ; ) {
+            CarriedWalks.Walked walked = carried.forPage(part, under);
+            if (walked == null) {
+                walked = walk(c, part, names, under);
+                carried.keep(part, under, walked);
+            }
+            long filledAt = fill(c, part, names, under, walked, out);
+            if (filledAt != 0) {
+                return new FindPage(out, filledAt, true);
+            }
+            long[] ids = walked.ids();
+            long last = ids.length == 0 ? part.after() : Math.max(part.after(), ids[ids.length - 1]);
+            if (walked.complete()) {
+                return new FindPage(out, last, false);
+            }
+            part = part.after(last);
+        }
+    }
+
+    /**
+     * Adds to {@code out} the matches among the ids {@code walked} picked after the query's cursor, until the page is
+     * full: their rows read again by id and matched again, each kept only if its directory still lies below
+     * {@code under}. Returns the id of the row that filled the page, or 0 if the ids ran out first.
+     */
+    private long fill(Connection c, FileQuery query, NameFilter names, long under, CarriedWalks.Walked walked,
+                      List<FileEntry> out) throws SQLException {
         Statements.ForIds<Long> rows = Statements.ForIds.ofIds(ids -> Sql.render(ctx,
                 ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(col("r", t.id).in(ids))
                         .and(matches("r", query, NO_NAMES, false)).orderBy(col("r", t.id))), ROWS_BY_ID);
         DirectoryPaths paths = new DirectoryPaths(c, statements, under);
-        List<FileEntry> out = new ArrayList<>();
         long[] ids = walked.ids();
         long[] chunk = new long[ROWS_BY_ID];
         for (int at = walked.firstAfter(query.after()); at < ids.length; at += ROWS_BY_ID) {
@@ -199,11 +219,10 @@ final class Finds {
             // A row gone since the walk, or moved out of the directory, is not a match any more.
             long filledAt = addWithPaths(candidates, paths, true, out, query.limit());
             if (filledAt != 0) {
-                return new FindPage(out, filledAt, true);
+                return filledAt;
             }
         }
-        long last = ids.length == 0 ? query.after() : Math.max(query.after(), ids[ids.length - 1]);
-        return new FindPage(out, last, !walked.complete());
+        return 0;
     }
 
     /**
