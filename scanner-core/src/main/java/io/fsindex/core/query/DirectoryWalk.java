@@ -52,6 +52,15 @@ final class DirectoryWalk {
                                 .and(field(name("f", "gone_at"), Long.class).isNull())));
     }
 
+    /**
+     * The rows of {@code rows} (the files table under an alias) below the walk's directories, the walk read first
+     * ({@link DialectStatements#rowsBelowWalk}); the statement states {@code rows.parent = d.id} in its
+     * {@code WHERE} clause.
+     */
+    static Table<?> rows(DialectStatements own, Table<?> rows) {
+        return own.rowsBelowWalk(table(), rows, field(name(rows.getName(), "parent"), Long.class).eq(id()));
+    }
+
     /** The walk as a table in a {@code FROM} clause. */
     static Table<?> table() {
         return org.jooq.impl.DSL.table(name(NAME));

@@ -138,12 +138,10 @@ final class Finds {
      */
     private CarriedWalks.Walked walk(Connection c, FileQuery query, NameFilter names, long under)
             throws SQLException {
-        // A CROSS JOIN keeps the walk first on SQLite (it does not reorder one); the other engines plan it as the
-        // inner join it is.
         int most = (int) Math.min(WALK_IDS, (long) PAGES_PER_WALK * query.limit());
         Sql sql = Sql.render(ctx, ctx.withRecursive(
                         DirectoryWalk.directories(t, own, t.id.eq(param("top", Long.class))))
-                .select(col("m", t.id)).from(DirectoryWalk.table()).crossJoin(t.files.as("m"))
+                .select(col("m", t.id)).from(DirectoryWalk.rows(own, t.files.as("m")))
                 .where(col("m", t.parent).eq(DirectoryWalk.id()))
                 .and(matches("m", query, names, searchIndexed(c, names)))
                 .orderBy(col("m", t.id)).limit(inline(most + 1)));

@@ -240,8 +240,8 @@ public final class Queries {
 
     /**
      * {@code columns} of every row, or of the rows below directory {@code :top}: the entries of the directories a
-     * walk finds. A CROSS JOIN keeps the walk first on SQLite (it does not reorder one); the other engines plan it as
-     * the inner join it is. Conditions on the rows follow with {@code and}; whether they are live is left to them.
+     * walk finds, the walk read first ({@link DirectoryWalk#rows}). Conditions on the rows follow with {@code and};
+     * whether they are live is left to them.
      */
     private SelectConditionStep<Record> fromSelecting(boolean under, Field<?>... columns) {
         if (!under) {
@@ -249,7 +249,7 @@ public final class Queries {
         }
         return ctx.withRecursive(DirectoryWalk.directories(t, own, t.id.eq(param("top", Long.class))))
                 .select(columns)
-                .from(DirectoryWalk.table()).crossJoin(t.files.as("r")).where(r(t.parent).eq(DirectoryWalk.id()));
+                .from(DirectoryWalk.rows(own, t.files.as("r"))).where(r(t.parent).eq(DirectoryWalk.id()));
     }
 
     private SelectJoinStep<Record> selectEntries() {

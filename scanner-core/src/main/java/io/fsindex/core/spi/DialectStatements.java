@@ -179,6 +179,17 @@ public interface DialectStatements {
     }
 
     /**
+     * The rows of {@code rows} below the directories a walk reached ({@code walked}), read walk first, so that each
+     * directory's rows are looked up by parent instead of the whole table being read in another order (which an
+     * {@code ORDER BY id} invites) with the walk probed per row. Every row of the result satisfies {@code on}: the
+     * statement states it in its {@code WHERE} clause as well, so the default, a {@code CROSS JOIN} (which SQLite
+     * never reorders, and the others plan as the inner join it then is), may leave it there.
+     */
+    default org.jooq.Table<?> rowsBelowWalk(org.jooq.Table<?> walked, org.jooq.Table<?> rows, org.jooq.Condition on) {
+        return walked.crossJoin(rows);
+    }
+
+    /**
      * Deletes the files rows whose ids {@code ids} selects, a select that may read the files table itself (its one
      * column named {@code id}); by default {@code WHERE id IN} those ids read into a derived table first.
      */
