@@ -214,7 +214,6 @@ public final class NameSearchCost extends BenchCommand {
     }
 
     private static double med(List<Cost> list, java.util.function.ToDoubleFunction<Cost> f) {
-        double[] v = list.stream().mapToDouble(f).sorted().toArray();
-        return v[v.length / 2];
+        return Series.median(list.stream().map(f::applyAsDouble).toList());
     }
 }

@@ -39,6 +39,11 @@ final class CarriedWalks {
             return from <= cursor && (complete || ids.length > 0 && cursor < ids[ids.length - 1]);
         }
 
+        /** The cursor after the last id picked, for a page read from these ids after {@code cursor}. */
+        long lastAfter(long cursor) {
+            return ids.length == 0 ? cursor : Math.max(cursor, ids[ids.length - 1]);
+        }
+
         /** The position of the first id after {@code cursor}. */
         int firstAfter(long cursor) {
             int at = Arrays.binarySearch(ids, cursor);

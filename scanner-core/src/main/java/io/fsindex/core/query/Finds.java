@@ -12,6 +12,7 @@ import io.fsindex.core.internal.Lookups.StoredEntry;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import io.fsindex.core.scan.NameFilter;
+import io.fsindex.core.spi.DialectStatements;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.core.spi.NameSearchIndex;
 import io.fsindex.core.write.Row;
@@ -68,13 +69,13 @@ final class Finds {
     private final DSLContext ctx;
     private final Statements statements;
     private final Optional<NameSearchIndex> nameSearch;
-    private final io.fsindex.core.spi.DialectStatements own;
+    private final DialectStatements own;
     private final LargeSubtrees large;
     private final CarriedWalks carried = new CarriedWalks();
     private final Sql liveChildren;
     private final Sql liveTopLevel;
 
-    Finds(DSLContext ctx, FsTables t, Statements statements, io.fsindex.core.spi.DialectStatements own,
+    Finds(DSLContext ctx, FsTables t, Statements statements, DialectStatements own,
           Optional<NameSearchIndex> nameSearch) {
         this.t = t;
         this.ctx = ctx;
@@ -166,6 +167,10 @@ final class Finds {
      * one, and more after the last id of a walk that picked only part of its matches until the page is full.
      */
     private FindPage pageOfWalks(Connection c, FileQuery query, NameFilter names, long under) throws SQLException {
+        Statements.ForIds<Long> rows = Statements.ForIds.ofIds(ids -> Sql.render(ctx,
+                ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(col("r", t.id).in(ids))
+                        .and(matches("r", query, NO_NAMES, false)).orderBy(col("r", t.id))), ROWS_BY_ID);
+        DirectoryPaths paths = new DirectoryPaths(c, statements, under);
         List<FileEntry> out = new ArrayList<>();
         for (FileQuery part = query; ; ) {
             CarriedWalks.Walked walked = carried.forPage(part, under);
@@ -173,12 +178,11 @@ final class Finds {
                 walked = walk(c, part, names, under);
                 carried.keep(part, under, walked);
             }
-            long filledAt = fill(c, part, names, under, walked, out);
+            long filledAt = fill(c, part, names, rows, paths, walked, out);
             if (filledAt != 0) {
                 return new FindPage(out, filledAt, true);
             }
-            long[] ids = walked.ids();
-            long last = ids.length == 0 ? part.after() : Math.max(part.after(), ids[ids.length - 1]);
+            long last = walked.lastAfter(part.after());
             if (walked.complete()) {
                 return new FindPage(out, last, false);
             }
@@ -188,15 +192,11 @@ final class Finds {
 
     /**
      * Adds to {@code out} the matches among the ids {@code walked} picked after the query's cursor, until the page is
-     * full: their rows read again by id and matched again, each kept only if its directory still lies below
-     * {@code under}. Returns the id of the row that filled the page, or 0 if the ids ran out first.
+     * full: their rows read again by id ({@code rows}) and matched again, each kept only if its directory still lies
+     * below the question's ({@code paths}). Returns the id of the row that filled the page, or 0 if the ids ran out.
      */
-    private long fill(Connection c, FileQuery query, NameFilter names, long under, CarriedWalks.Walked walked,
-                      List<FileEntry> out) throws SQLException {
-        Statements.ForIds<Long> rows = Statements.ForIds.ofIds(ids -> Sql.render(ctx,
-                ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(col("r", t.id).in(ids))
-                        .and(matches("r", query, NO_NAMES, false)).orderBy(col("r", t.id))), ROWS_BY_ID);
-        DirectoryPaths paths = new DirectoryPaths(c, statements, under);
+    private long fill(Connection c, FileQuery query, NameFilter names, Statements.ForIds<Long> rows,
+                      DirectoryPaths paths, CarriedWalks.Walked walked, List<FileEntry> out) throws SQLException {
         long[] ids = walked.ids();
         long[] chunk = new long[ROWS_BY_ID];
         for (int at = walked.firstAfter(query.after()); at < ids.length; at += ROWS_BY_ID) {

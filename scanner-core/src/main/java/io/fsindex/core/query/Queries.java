@@ -14,6 +14,7 @@ import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
 import io.fsindex.core.spi.Dialect;
+import io.fsindex.core.spi.DialectStatements;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.core.write.Row;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ public final class Queries {
     private final Sql subtreeSize;
     private final Sql subdirectorySizes;
     private final Finds finds;
-    private final io.fsindex.core.spi.DialectStatements own;
+    private final DialectStatements own;
 
     public Queries(Dialect dialect, FsTables t, Statements statements, Lookups lookups) {
         this.t = t;
