@@ -267,6 +267,41 @@ public abstract class QueryConformanceTest extends IndexTest {
     }
 
     @Test
+    void aRootsSizeCountsWhatLiesBelowItAndNoOtherRoots() throws IOException {
+        // The size of a directory holding every live row but its ancestors is summed over the whole table: a second
+        // root scanned into the index, and the rows it leaves behind when it goes, must not be counted in it.
+        Path root = tree("a/", "a/deep/");
+        Files.write(root.resolve("a/x.bin"), new byte[700]);
+        Files.write(root.resolve("a/deep/y.bin"), new byte[50]);
+        Trees.create(tmp.resolve("other"), "b/", "b/c/");
+        Path other = tmp.resolve("other").toRealPath();
+        Files.write(other.resolve("b/z.bin"), new byte[9000]);
+        FsIndex index = openIndex();
+        index.scan(root);
+        assertSizesAsTheDisk(index, root, root.resolve("a"));
+        index.scan(other);
+        assertSizesAsTheDisk(index, root, root.resolve("a"), other, other.resolve("b"));
+        Trees.delete(other.resolve("b"));
+        index.scan(other);
+        assertSizesAsTheDisk(index, root, other);
+        Trees.delete(other);
+        index.scan(other, ScanOptions.defaults().withRemoveMissingRoot(true));
+        Files.write(root.resolve("a/deep/w.bin"), new byte[3]);
+        index.scan(root);
+        assertSizesAsTheDisk(index, root, root.resolve("a"));
+    }
+
+    private void assertSizesAsTheDisk(FsIndex index, Path... dirs) {
+        for (IndexReader read : readers(index)) {
+            for (Path dir : dirs) {
+                DirectorySize s = read.directorySize(dir).orElseThrow();
+                assertThat(new long[] {s.bytes(), s.files(), s.directories()}).as(dir.toString())
+                        .containsExactly(walkSize(dir));
+            }
+        }
+    }
+
+    @Test
     void aLargeSubtreeIsAnsweredFromWholeTablePassesAsTheDiskSays() throws IOException {
         // More than 5,000 rows below the root and below big/: a find by name reads the whole table for them instead
         // of walking the subtree; small/ is still walked, and so is every subtree for sizes and a size range (from

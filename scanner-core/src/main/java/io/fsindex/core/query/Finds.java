@@ -72,21 +72,17 @@ final class Finds {
     private final DialectStatements own;
     private final LargeSubtrees large;
     private final CarriedWalks carried = new CarriedWalks();
-    private final Sql liveChildren;
-    private final Sql liveTopLevel;
+    private final SoleSubtree sole;
 
     Finds(DSLContext ctx, FsTables t, Statements statements, DialectStatements own,
-          Optional<NameSearchIndex> nameSearch) {
+          Optional<NameSearchIndex> nameSearch, SoleSubtree sole) {
         this.t = t;
         this.ctx = ctx;
         this.statements = statements;
         this.nameSearch = nameSearch;
         this.own = own;
         this.large = new LargeSubtrees(ctx, t, own);
-        liveChildren = Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.parent.eq(param("dir", Long.class)))
-                .and(t.goneAt.isNull()).limit(inline(2)));
-        liveTopLevel = Sql.render(ctx, ctx.select(t.id).from(t.files).where(t.parent.isNull())
-                .and(t.goneAt.isNull()).limit(inline(2)));
+        this.sole = sole;
     }
 
     /** A page of {@code query}'s matches; {@code under} is the id of its directory, or 0 for the whole index. */
@@ -249,53 +245,11 @@ final class Finds {
     }
 
     private Reach reach(Connection c, FileQuery query, long under) throws SQLException {
-        if (under == 0 || holdsAllButItsAncestors(c, under)) {
+        if (under == 0 || sole.holdsAllButItsAncestors(c, under)) {
             return Reach.TABLE;
         }
         // Without a range every row below is read: below a large directory the table's order is cheaper than a walk.
         return !hasRange(query) && large.isLarge(c, under) ? Reach.PASS : Reach.WALK;
-    }
-
-    /**
-     * Whether every live row lies below directory {@code dir} or on the way to it: it and each of its ancestors is
-     * the only live child of its parent, and the top one the only live row without a parent. A handful of lookups,
-     * one per level.
-     */
-    private boolean holdsAllButItsAncestors(Connection c, long dir) throws SQLException {
-        List<Long> chain = new ArrayList<>();
-        try (Sql.Bound q = statements.ancestors.prepare(c)) {
-            q.set("id", dir);
-            try (ResultSet rs = q.statement.executeQuery()) {
-                while (rs.next()) {
-                    chain.add(rs.getLong("id"));
-                }
-            }
-        }
-        if (chain.isEmpty() || liveRows(c, liveTopLevel, 0) != 1) {
-            return false;
-        }
-        for (int i = 0; i < chain.size() - 1; i++) {
-            if (liveRows(c, liveChildren, chain.get(i)) != 1) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** How many live rows (0, 1, or 2 for more) {@code sql} finds below directory {@code dir}. */
-    private static int liveRows(Connection c, Sql sql, long dir) throws SQLException {
-        try (Sql.Bound q = sql.prepare(c)) {
-            if (dir != 0) {
-                q.set("dir", dir);
-            }
-            int n = 0;
-            try (ResultSet rs = q.statement.executeQuery()) {
-                while (rs.next()) {
-                    n++;
-                }
-            }
-            return n;
-        }
     }
 
     private static boolean hasRange(FileQuery query) {

@@ -46,6 +46,8 @@ public final class Queries {
     private final Sql subtreeSize;
     private final Sql subdirectorySizes;
     private final Finds finds;
+    private final SoleSubtree sole;
+    private final WholeTableSize wholeTableSize;
     private final DialectStatements own;
 
     public Queries(Dialect dialect, FsTables t, Statements statements, Lookups lookups) {
@@ -54,7 +56,9 @@ public final class Queries {
         this.statements = statements;
         this.lookups = lookups;
         this.own = dialect.statements();
-        this.finds = new Finds(ctx, t, statements, own, dialect.nameSearchIndex());
+        this.sole = new SoleSubtree(ctx, t, statements);
+        this.wholeTableSize = new WholeTableSize(ctx, t);
+        this.finds = new Finds(ctx, t, statements, own, dialect.nameSearchIndex(), sole);
         childrenPage = Sql.render(ctx, selectEntries().where(r(t.parent).eq(param("dir", Long.class)))
                 .and(r(t.name).gt(param("after", String.class))).and(live())
                 .orderBy(r(t.name)).limit(param("limit", Integer.class)));
@@ -96,6 +100,12 @@ public final class Queries {
     }
 
     public Optional<DirectorySize> directorySize(Connection c, long dir, Path path) throws SQLException {
+        if (sole.holdsAllButItsAncestors(c, dir)) {
+            Optional<DirectorySize> whole = wholeTableSize.read(c, dir, path);
+            if (whole.isPresent()) {
+                return whole;
+            }
+        }
         try (Sql.Bound q = subtreeSize.prepare(c)) {
             q.set("dir", dir);
             try (ResultSet rs = q.statement.executeQuery()) {
@@ -104,7 +114,7 @@ public final class Queries {
                 }
                 rs.getLong("top");
                 return rs.wasNull() ? Optional.empty() : Optional.of(new DirectorySize(dir, path,
-                        number(rs, "bytes"), number(rs, "files"), number(rs, "directories")));
+                        SizeSums.number(rs, "bytes"), SizeSums.number(rs, "files"), SizeSums.number(rs, "directories")));
             }
         }
     }
@@ -115,8 +125,8 @@ public final class Queries {
             q.set("dir", dir).set("limit", limit);
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new long[] {rs.getLong("top"), number(rs, "bytes"), number(rs, "files"),
-                            number(rs, "directories")});
+                    found.add(new long[] {rs.getLong("top"), SizeSums.number(rs, "bytes"), SizeSums.number(rs, "files"),
+                            SizeSums.number(rs, "directories")});
                 }
             }
         }
@@ -197,7 +207,7 @@ public final class Queries {
      * entries still has its row (the outer join), with zero sums.
      */
     private org.jooq.SelectLimitStep<?> sizes(Condition anchor) {
-        Field<java.math.BigDecimal> bytes = bytes();
+        Field<java.math.BigDecimal> bytes = SizeSums.bytes();
         return sumsBelow(anchor, DirectoryWalk.top(), bytes).groupBy(DirectoryWalk.top())
                 .orderBy(bytes.desc(), DirectoryWalk.top());
     }
@@ -208,30 +218,17 @@ public final class Queries {
      * directory.
      */
     private org.jooq.Select<?> totals(Condition anchor) {
-        return sumsBelow(anchor, DSL.min(DirectoryWalk.top()), bytes());
+        return sumsBelow(anchor, DSL.min(DirectoryWalk.top()), SizeSums.bytes());
     }
 
     private SelectJoinStep<?> sumsBelow(Condition anchor, Field<Long> top, Field<java.math.BigDecimal> bytes) {
-        Condition isFile = r(t.kind).eq(inline("FILE"));
-        Field<java.math.BigDecimal> files = DSL.sum(DSL.when(isFile, inline(1L)).otherwise(inline(0L)));
-        Field<java.math.BigDecimal> dirs = DSL.sum(DSL.when(r(t.kind).eq(inline("DIRECTORY")), inline(1L))
-                .otherwise(inline(0L)));
         // The walk comes first in the join: SQLite keeps that order for an outer join and would otherwise scan the
         // whole table for a small subtree.
         return ctx.withRecursive(DirectoryWalk.directories(t, own, anchor))
-                .select(top.as("top"), bytes.as("bytes"), files.as("files"), dirs.as("directories"))
+                .select(top.as("top"), bytes.as("bytes"), SizeSums.files().as("files"),
+                        SizeSums.directories().as("directories"))
                 .from(DirectoryWalk.table())
                 .leftJoin(t.files.as("r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
-    }
-
-    private Field<java.math.BigDecimal> bytes() {
-        return DSL.sum(DSL.when(r(t.kind).eq(inline("FILE")), r(t.size)).otherwise(inline(0L)));
-    }
-
-    /** A sum column, which some engines return as a decimal, as a long; an empty sum is 0. */
-    private static long number(ResultSet rs, String column) throws SQLException {
-        java.math.BigDecimal n = rs.getBigDecimal(column);
-        return n == null ? 0 : n.longValueExact();
     }
 
     /** The live entries' columns from the whole index, or from below directory {@code :top}. */
