@@ -6,7 +6,7 @@ import io.fsindex.api.ScanListener;
 import io.fsindex.core.internal.BulkLoads;
 import io.fsindex.core.internal.LoadText;
 import io.fsindex.core.internal.RowsAboveFloor;
-import io.fsindex.core.internal.ScanStatements;
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ import java.util.Map;
  * that changes nothing never locks it.
  */
 public final class ChangeLog {
-    private final ScanStatements sql;
+    private final ConnectionStatements sql;
     private final BulkLoads loads;
     private final Statements st;
     private final Connection c;
@@ -48,7 +48,7 @@ public final class ChangeLog {
      */
     private final int heldChanges;
 
-    public ChangeLog(ScanStatements sql, BulkLoads loads, Statements st, Connection c, long scan,
+    public ChangeLog(ConnectionStatements sql, BulkLoads loads, Statements st, Connection c, long scan,
                      ScanListener listener, int heldChanges) {
         this.sql = sql;
         this.loads = loads;
@@ -184,7 +184,7 @@ public final class ChangeLog {
     private long newDirRef(String dirPath, long seq) throws SQLException {
         dirs.put(dirPath, seq);
         sql.current(st.insertChangeDir).set("id", seq).set("path", dirPath).statement.addBatch();
-        if (++pendingDirs == ScanStatements.BATCH_ROWS) {
+        if (++pendingDirs == ConnectionStatements.BATCH_ROWS) {
             flush();
         }
         return seq;
@@ -224,7 +224,7 @@ public final class ChangeLog {
                     .set("name", name).set("previous", previous).set("scan", scan).set("now", now)
                     .set("cdir", cdir).statement.addBatch();
         }
-        if (++pending == ScanStatements.BATCH_ROWS) {
+        if (++pending == ConnectionStatements.BATCH_ROWS) {
             flush();
         }
     }
@@ -269,7 +269,7 @@ public final class ChangeLog {
         long cdir = newDirRef(added.dirPaths()[0], last + 1);
         long expected = added.counts()[0];
         long start = last;
-        ScanStatements.inPieces(added.names(), st.recordInsertedNamed, (names, n) -> {
+        ConnectionStatements.inPieces(added.names(), st.recordInsertedNamed, (names, n) -> {
             last += sql.forNames(st.recordInsertedNamed, dir, names, n).set("seq", last).set("cdir", cdir)
                     .set("floor", floor).set("scan", scan).set("now", now).statement.executeUpdate();
         });

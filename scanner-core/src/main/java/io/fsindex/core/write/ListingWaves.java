@@ -4,7 +4,7 @@ import io.fsindex.api.FileSink.Applied;
 import io.fsindex.api.FileSink.Directory;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.feed.ChangeLog;
-import io.fsindex.core.internal.ScanStatements;
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Statements;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -149,7 +149,7 @@ final class ListingWaves {
         Listing part = onlyPart(owned);
         if (part != null) {
             if (!part.isFresh()) {
-                ScanStatements.inPieces(part.entries().stream().map(WalkedEntry::name).toList(), st.childrenNamed,
+                ConnectionStatements.inPieces(part.entries().stream().map(WalkedEntry::name).toList(), st.childrenNamed,
                         (names, n) -> {
                     try (ResultSet rs = ctx.forNames(st.childrenNamed, part.dir().id(), names, n).statement
                             .executeQuery()) {

@@ -3,7 +3,7 @@ package io.fsindex.core.write;
 import io.fsindex.api.ChangeType;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.feed.ChangeLog;
-import io.fsindex.core.internal.ScanStatements;
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import java.sql.SQLException;
@@ -126,7 +126,7 @@ final class RowUpdater {
     }
 
     /**
-     * Adds rows to a JDBC batch and runs it every {@link #ScanStatements.BATCH_ROWS} rows, handing each row's update count to
+     * Adds rows to a JDBC batch and runs it every {@link #ConnectionStatements.BATCH_ROWS} rows, handing each row's update count to
      * {@code onCount} with the row's tag; so a huge directory's batch never holds all its rows.
      */
     static final class BatchRunner {
@@ -136,7 +136,7 @@ final class RowUpdater {
 
         final java.sql.PreparedStatement statement;
         final OnCount onCount;
-        final long[] tags = new long[ScanStatements.BATCH_ROWS];
+        final long[] tags = new long[ConnectionStatements.BATCH_ROWS];
         int size;
 
         BatchRunner(java.sql.PreparedStatement statement, OnCount onCount) {
@@ -147,7 +147,7 @@ final class RowUpdater {
         void add(long tag) throws SQLException {
             statement.addBatch();
             tags[size++] = tag;
-            if (size == ScanStatements.BATCH_ROWS) {
+            if (size == ConnectionStatements.BATCH_ROWS) {
                 flush();
             }
         }

@@ -4,7 +4,7 @@ import io.fsindex.api.ChangeType;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.feed.ChangeLog;
-import io.fsindex.core.internal.ScanStatements;
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import java.sql.ResultSet;
@@ -175,7 +175,7 @@ final class RowWriter {
             // A part of a huge directory: probing its own names is cheap, going through every row below the
             // directory (as the statement over directories does) would cost the whole directory per part.
             long[] count = {0};
-            ScanStatements.inPieces(part.triedNames(), st.insertedNamed, (names, n) -> {
+            ConnectionStatements.inPieces(part.triedNames(), st.insertedNamed, (names, n) -> {
                 try (ResultSet rs = ctx.forNames(st.insertedNamed, part.dir().id(), names, n).set("floor", log.floor())
                         .set("scan", scan).statement.executeQuery()) {
                     rs.next();

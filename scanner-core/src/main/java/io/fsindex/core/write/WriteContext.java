@@ -8,7 +8,7 @@ import io.fsindex.core.content.ContentHasher;
 import io.fsindex.core.feed.ChangeLog;
 import io.fsindex.core.internal.BulkLoads;
 import io.fsindex.core.internal.Database;
-import io.fsindex.core.internal.ScanStatements;
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import java.io.IOException;
@@ -33,7 +33,7 @@ final class WriteContext {
     private final Connection c;
     private final long scan;
     private final Walker walker;
-    private final ScanStatements sql;
+    private final ConnectionStatements sql;
     private final BulkLoads loads;
     private final ChangeLog log;
     private final boolean deliverChanges;
@@ -71,7 +71,7 @@ final class WriteContext {
         this.c = c;
         this.scan = scan;
         this.walker = walker;
-        this.sql = new ScanStatements(c);
+        this.sql = new ConnectionStatements(c);
         this.loads = new BulkLoads(db, st, c, scan);
         this.log = new ChangeLog(sql, loads, st, c, scan, listener, heldChanges);
         this.deliverChanges = deliverChanges;
@@ -106,7 +106,7 @@ final class WriteContext {
         return loads;
     }
 
-    ScanStatements sql() {
+    ConnectionStatements sql() {
         return sql;
     }
 
@@ -266,11 +266,11 @@ final class WriteContext {
         return new Located(path, ids);
     }
 
-    /** Runs {@code q} once per id, batched {@link ScanStatements#BATCH_ROWS} at a time. */
+    /** Runs {@code q} once per id, batched {@link ConnectionStatements#BATCH_ROWS} at a time. */
     void executeInChunks(Sql.Bound q, LongList ids, String key) throws SQLException {
         for (int i = 0; i < ids.size(); i++) {
             q.set(key, ids.get(i)).set("scan", scan).statement.addBatch();
-            if ((i + 1) % ScanStatements.BATCH_ROWS == 0 || i + 1 == ids.size()) {
+            if ((i + 1) % ConnectionStatements.BATCH_ROWS == 0 || i + 1 == ids.size()) {
                 q.statement.executeBatch();
             }
         }

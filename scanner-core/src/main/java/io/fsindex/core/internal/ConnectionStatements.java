@@ -7,22 +7,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The statements one scan runs on its own connection, each prepared once for the whole scan and closed when it ends,
- * with the helpers that bind lists of ids or names to them.
+ * The statements one piece of work runs on its own connection (a scan, a page of finds), each prepared once for the
+ * whole of it and closed when it ends, with the helpers that bind lists of ids or names to them.
  */
-public final class ScanStatements {
+public final class ConnectionStatements implements AutoCloseable {
     /** How many rows one executeBatch sends at most, so a huge directory's batch never holds all its rows. */
     public static final int BATCH_ROWS = 2_048;
 
     private final Connection c;
-    /** Each statement prepared once on {@link #c} for the whole scan; closed by {@link #close}. */
+    /** Each statement prepared once on {@link #c}; closed by {@link #close}. */
     private final Map<Sql, Sql.Bound> prepared = new IdentityHashMap<>();
 
-    public ScanStatements(Connection c) {
+    public ConnectionStatements(Connection c) {
         this.c = c;
     }
 
-    /** The statement prepared on this scan's connection, with no batch left over from a failed attempt. */
+    /** The statement prepared on this connection, with no batch left over from a failed attempt. */
     public Sql.Bound q(Sql sql) throws SQLException {
         Sql.Bound b = prepared.get(sql);
         if (b == null) {
@@ -69,12 +69,13 @@ public final class ScanStatements {
     }
 
     /** Closes every prepared statement. */
+    @Override
     public void close() {
         for (Sql.Bound b : prepared.values()) {
             try {
                 b.close();
             } catch (SQLException ignored) {
-                // The connection is closed right after the scan anyway, which closes what is left.
+                // The connection is closed right after the work anyway, which closes what is left.
             }
         }
         prepared.clear();
