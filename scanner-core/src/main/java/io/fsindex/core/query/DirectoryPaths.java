@@ -1,9 +1,9 @@
 package io.fsindex.core.query;
 
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
@@ -23,7 +23,7 @@ import java.util.Set;
  * whole table instead of walking that directory checks its rows by.
  */
 final class DirectoryPaths {
-    private final Connection c;
+    private final ConnectionStatements prepared;
     private final Statements statements;
     /** The directory the question is about (0: none). */
     private final long top;
@@ -31,8 +31,9 @@ final class DirectoryPaths {
     /** The known directories that are {@link #top} or below it. */
     private final Set<Long> belowTop = new HashSet<>();
 
-    DirectoryPaths(Connection c, Statements statements, long top) {
-        this.c = c;
+    /** Reads through {@code prepared}, the statements of the question's connection, which its caller closes. */
+    DirectoryPaths(ConnectionStatements prepared, Statements statements, long top) {
+        this.prepared = prepared;
         this.statements = statements;
         this.top = top;
     }
@@ -48,16 +49,14 @@ final class DirectoryPaths {
         }
         Path path = null;
         boolean below = false;
-        try (Sql.Bound q = statements.ancestors.prepare(c)) {
-            q.set("id", id);
-            try (ResultSet rs = q.statement.executeQuery()) {
-                while (rs.next()) {
-                    long at = rs.getLong("id");
-                    String name = rs.getString("name");
-                    path = path == null ? Path.of(name) : path.resolve(name);
-                    below = below || at == top;
-                    remember(at, path, below);
-                }
+        Sql.Bound q = prepared.q(statements.ancestors).set("id", id);
+        try (ResultSet rs = q.statement.executeQuery()) {
+            while (rs.next()) {
+                long at = rs.getLong("id");
+                String name = rs.getString("name");
+                path = path == null ? Path.of(name) : path.resolve(name);
+                below = below || at == top;
+                remember(at, path, below);
             }
         }
         return path;
@@ -87,8 +86,7 @@ final class DirectoryPaths {
                 for (int i = 0; i < n; i++) {
                     chunk[i] = wanted.get(from + i);
                 }
-                try (Sql.Bound q = Statements.ForIds.bind(statements.namesOf.forCount(n).prepare(c), chunk, n);
-                     ResultSet rs = q.statement.executeQuery()) {
+                try (ResultSet rs = prepared.forIds(statements.namesOf, chunk, n).statement.executeQuery()) {
                     while (rs.next()) {
                         long parent = rs.getLong("parent");
                         read.put(rs.getLong("id"), new NameRow(parent, rs.getString("name")));

@@ -8,6 +8,7 @@ import static org.jooq.impl.DSL.param;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Lookups.StoredEntry;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
@@ -99,10 +100,10 @@ final class Finds {
         Sql sql = Sql.render(ctx, ctx.select(Queries.entryColumns(t)).from(t.files.as("r"))
                 .where(matches("r", query, names, searchIndexed(c, names))).orderBy(col("r", t.id))
                 .limit(inline(batch)));
-        DirectoryPaths paths = new DirectoryPaths(c, statements, under);
         List<FileEntry> out = new ArrayList<>();
         long cursor = query.after();
-        try (Sql.Bound q = sql.prepare(c)) {
+        try (ConnectionStatements prepared = new ConnectionStatements(c); Sql.Bound q = sql.prepare(c)) {
+            DirectoryPaths paths = new DirectoryPaths(prepared, statements, under);
             while (true) {
                 bind(q, query, names, 0, cursor);
                 List<StoredEntry> candidates = new ArrayList<>();
@@ -166,23 +167,25 @@ final class Finds {
         Statements.ForIds<Long> rows = Statements.ForIds.ofIds(ids -> Sql.render(ctx,
                 ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(col("r", t.id).in(ids))
                         .and(matches("r", query, NO_NAMES, false)).orderBy(col("r", t.id))), ROWS_BY_ID);
-        DirectoryPaths paths = new DirectoryPaths(c, statements, under);
         List<FileEntry> out = new ArrayList<>();
-        for (FileQuery part = query; ; ) {
-            CarriedWalks.Walked walked = carried.forPage(part, under);
-            if (walked == null) {
-                walked = walk(c, part, names, under);
-                carried.keep(part, under, walked);
+        try (ConnectionStatements prepared = new ConnectionStatements(c)) {
+            DirectoryPaths paths = new DirectoryPaths(prepared, statements, under);
+            for (FileQuery part = query; ; ) {
+                CarriedWalks.Walked walked = carried.forPage(part, under);
+                if (walked == null) {
+                    walked = walk(c, part, names, under);
+                    carried.keep(part, under, walked);
+                }
+                long filledAt = fill(prepared, part, names, rows, paths, walked, out);
+                if (filledAt != 0) {
+                    return new FindPage(out, filledAt, true);
+                }
+                long last = walked.lastAfter(part.after());
+                if (walked.complete()) {
+                    return new FindPage(out, last, false);
+                }
+                part = part.after(last);
             }
-            long filledAt = fill(c, part, names, rows, paths, walked, out);
-            if (filledAt != 0) {
-                return new FindPage(out, filledAt, true);
-            }
-            long last = walked.lastAfter(part.after());
-            if (walked.complete()) {
-                return new FindPage(out, last, false);
-            }
-            part = part.after(last);
         }
     }
 
@@ -191,22 +194,22 @@ final class Finds {
      * full: their rows read again by id ({@code rows}) and matched again, each kept only if its directory still lies
      * below the question's ({@code paths}). Returns the id of the row that filled the page, or 0 if the ids ran out.
      */
-    private long fill(Connection c, FileQuery query, NameFilter names, Statements.ForIds<Long> rows,
-                      DirectoryPaths paths, CarriedWalks.Walked walked, List<FileEntry> out) throws SQLException {
+    private long fill(ConnectionStatements prepared, FileQuery query, NameFilter names,
+                      Statements.ForIds<Long> rows, DirectoryPaths paths, CarriedWalks.Walked walked,
+                      List<FileEntry> out) throws SQLException {
         long[] ids = walked.ids();
         long[] chunk = new long[ROWS_BY_ID];
         for (int at = walked.firstAfter(query.after()); at < ids.length; at += ROWS_BY_ID) {
             int n = Math.min(ROWS_BY_ID, ids.length - at);
             System.arraycopy(ids, at, chunk, 0, n);
             List<StoredEntry> candidates = new ArrayList<>();
-            try (Sql.Bound q = Statements.ForIds.bind(rows.forCount(n).prepare(c), chunk, n)) {
-                bind(q, query, NO_NAMES, 0, 0);
-                try (ResultSet rs = q.statement.executeQuery()) {
-                    while (rs.next()) {
-                        StoredEntry stored = StoredEntry.read(rs);
-                        if (names.matches(stored.row().name())) {
-                            candidates.add(stored);
-                        }
+            Sql.Bound q = prepared.forIds(rows, chunk, n);
+            bind(q, query, NO_NAMES, 0, 0);
+            try (ResultSet rs = q.statement.executeQuery()) {
+                while (rs.next()) {
+                    StoredEntry stored = StoredEntry.read(rs);
+                    if (names.matches(stored.row().name())) {
+                        candidates.add(stored);
                     }
                 }
             }

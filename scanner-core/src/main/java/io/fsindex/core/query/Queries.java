@@ -1,5 +1,6 @@
 package io.fsindex.core.query;
 
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Lookups;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Statements;
@@ -74,8 +75,9 @@ public final class Queries {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                DirectoryPaths paths = new DirectoryPaths(c, statements, 0);
-                return Optional.of(entry(rs, paths));
+                try (ConnectionStatements prepared = new ConnectionStatements(c)) {
+                    return Optional.of(entry(rs, new DirectoryPaths(prepared, statements, 0)));
+                }
             }
         }
     }
@@ -114,7 +116,8 @@ public final class Queries {
                 }
                 rs.getLong("top");
                 return rs.wasNull() ? Optional.empty() : Optional.of(new DirectorySize(dir, path,
-                        SizeSums.number(rs, "bytes"), SizeSums.number(rs, "files"), SizeSums.number(rs, "directories")));
+                        SizeSums.number(rs, "bytes"), SizeSums.number(rs, "files"),
+                        SizeSums.number(rs, "directories")));
             }
         }
     }
@@ -125,15 +128,17 @@ public final class Queries {
             q.set("dir", dir).set("limit", limit);
             try (ResultSet rs = q.statement.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new long[] {rs.getLong("top"), SizeSums.number(rs, "bytes"), SizeSums.number(rs, "files"),
-                            SizeSums.number(rs, "directories")});
+                    found.add(new long[] {rs.getLong("top"), SizeSums.number(rs, "bytes"),
+                            SizeSums.number(rs, "files"), SizeSums.number(rs, "directories")});
                 }
             }
         }
-        DirectoryPaths paths = new DirectoryPaths(c, statements, 0);
         List<DirectorySize> out = new ArrayList<>();
-        for (long[] f : found) {
-            out.add(new DirectorySize(f[0], pathOf(paths, f[0]), f[1], f[2], f[3]));
+        try (ConnectionStatements prepared = new ConnectionStatements(c)) {
+            DirectoryPaths paths = new DirectoryPaths(prepared, statements, 0);
+            for (long[] f : found) {
+                out.add(new DirectorySize(f[0], pathOf(paths, f[0]), f[1], f[2], f[3]));
+            }
         }
         return out;
     }
@@ -176,9 +181,10 @@ public final class Queries {
                 }
             }
         }
-        DirectoryPaths paths = new DirectoryPaths(c, statements, 0);
         List<DuplicateGroup> out = new ArrayList<>();
-        try (Sql.Bound hashed = byHash.prepare(c); Sql.Bound printed = byPrint.prepare(c)) {
+        try (ConnectionStatements prepared = new ConnectionStatements(c); Sql.Bound hashed = byHash.prepare(c);
+             Sql.Bound printed = byPrint.prepare(c)) {
+            DirectoryPaths paths = new DirectoryPaths(prepared, statements, 0);
             for (Object[] g : found) {
                 String hash = (String) g[1];
                 Sql.Bound q = hash != null ? hashed : printed;
