@@ -205,6 +205,41 @@ public abstract class QueryConformanceTest extends IndexTest {
     }
 
     @Test
+    void findsThatDifferInOneConditionEachStateTheirOwn() throws IOException {
+        // A handle renders each shape of find statement once and keeps it: asked one after another on one handle,
+        // below a directory (walked) and below the root (the table), finds that differ in a single condition must
+        // each run a statement that states exactly their conditions.
+        Path root = randomTree(new Random(13), 120);
+        Path sub = root.resolve("d3");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Instant early = Instant.parse("2020-03-01T00:00:00Z");
+        Instant late = Instant.parse("2020-09-01T00:00:00Z");
+        for (IndexReader read : readers(index)) {
+            for (Path under : List.of(sub, root)) {
+                Predicate<Path> below = e -> e.startsWith(under) && !e.equals(under);
+                Predicate<Path> file = e -> below.test(e) && Files.isRegularFile(e, LinkOption.NOFOLLOW_LINKS);
+                FileQuery files = FileQuery.any().withUnder(under).withKind(FileKind.FILE);
+                assertFinds(read, files.withSize(10L, 40L), root, e -> file.test(e) && size(e) >= 10 && size(e) <= 40);
+                assertFinds(read, files.withSize(10L, null), root, e -> file.test(e) && size(e) >= 10);
+                assertFinds(read, files.withSize(null, 40L), root, e -> file.test(e) && size(e) <= 40);
+                assertFinds(read, files.withModified(early, late), root,
+                        e -> file.test(e) && mtime(e).isAfter(early) && mtime(e).isBefore(late));
+                assertFinds(read, files.withModified(early, null), root, e -> file.test(e) && mtime(e).isAfter(early));
+                assertFinds(read, files.withModified(null, late), root, e -> file.test(e) && mtime(e).isBefore(late));
+                assertFinds(read, FileQuery.any().withUnder(under).withSize(null, 40L), root,
+                        e -> below.test(e) && size(e) <= 40);
+                assertFinds(read, files.withNameGlob("*.txt"), root, e -> file.test(e) && name(e).endsWith(".txt"));
+                assertFinds(read, files.withNameContaining("F1"), root,
+                        e -> file.test(e) && name(e).toLowerCase(Locale.ROOT).contains("f1"));
+                assertFinds(read, files.withNameGlob("*.txt").withNameContaining("F1"), root, e -> file.test(e)
+                        && name(e).endsWith(".txt") && name(e).toLowerCase(Locale.ROOT).contains("f1"));
+                assertFinds(read, files, root, file);
+            }
+        }
+    }
+
+    @Test
     void pagesReturnEveryMatchOnceWhileAScanChangesTheIndexBetweenThem() throws IOException {
         // Rule: an entry that matches throughout is returned exactly once; what a scan adds or changes between pages
         // is returned at most once; nothing is returned twice.

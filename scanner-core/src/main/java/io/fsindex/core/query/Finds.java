@@ -23,10 +23,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -56,6 +59,26 @@ final class Finds {
     /** No name conditions: rows read by id were picked by name already, and are matched in Java. */
     private static final NameFilter NO_NAMES = new NameFilter(null, null);
 
+    /** The most statement shapes kept rendered; a handful serve any one application. */
+    private static final int RENDERED_SHAPES = 64;
+
+    /** A statement a find runs, rendered once per {@link Shape}. */
+    private enum Statement {
+        /** The table in id order ({@link Reach#TABLE}, {@link Reach#PASS}). */
+        TABLE,
+        /** A walk picking ids. */
+        WALK,
+        /** Rows read by id (a {@link Statements.ForIds}). */
+        ROWS_BY_ID
+    }
+
+    /**
+     * What a find statement's text depends on: which statement, which of the query's conditions it states (a bit
+     * each, see {@link #conditions}) and its inlined limit.
+     */
+    private record Shape(Statement statement, int conditions, int limit) {
+    }
+
     /** How a page reads the rows below a directory. */
     private enum Reach {
         /** The whole table in id order; below a directory, a row's ancestry is checked as its path is read. */
@@ -74,6 +97,13 @@ final class Finds {
     private final LargeSubtrees large;
     private final CarriedWalks carried = new CarriedWalks();
     private final SoleSubtree sole;
+    /** Statements rendered by shape, the least recently used dropped first past {@link #RENDERED_SHAPES}. */
+    private final Map<Shape, Object> rendered = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Shape, Object> eldest) {
+            return size() > RENDERED_SHAPES;
+        }
+    };
 
     Finds(DSLContext ctx, FsTables t, Statements statements, DialectStatements own,
           Optional<NameSearchIndex> nameSearch, SoleSubtree sole) {
@@ -97,9 +127,10 @@ final class Finds {
         Set<Long> dirsBelow = reach == Reach.PASS ? large.directoriesBelow(c, under) : null;
         boolean namesInJava = query.nameGlob() != null || query.nameContains() != null;
         int batch = !namesInJava ? Math.max(FIND_BATCH, Math.min(query.limit(), PASS_BATCH) + 1) : FIND_BATCH;
-        Sql sql = Sql.render(ctx, ctx.select(Queries.entryColumns(t)).from(t.files.as("r"))
-                .where(matches("r", query, names, searchIndexed(c, names))).orderBy(col("r", t.id))
-                .limit(inline(batch)));
+        boolean indexed = searchIndexed(c, names);
+        Sql sql = rendered(Statement.TABLE, query, names, indexed, batch, () -> Sql.render(ctx,
+                ctx.select(Queries.entryColumns(t)).from(t.files.as("r"))
+                        .where(matches("r", query, names, indexed)).orderBy(col("r", t.id)).limit(inline(batch))));
         List<FileEntry> out = new ArrayList<>();
         long cursor = query.after();
         try (ConnectionStatements prepared = new ConnectionStatements(c); Sql.Bound q = sql.prepare(c)) {
@@ -137,12 +168,13 @@ final class Finds {
     private CarriedWalks.Walked walk(Connection c, FileQuery query, NameFilter names, long under)
             throws SQLException {
         int most = (int) Math.min(WALK_IDS, (long) PAGES_PER_WALK * query.limit());
-        Sql sql = Sql.render(ctx, ctx.withRecursive(
+        boolean indexed = searchIndexed(c, names);
+        Sql sql = rendered(Statement.WALK, query, names, indexed, most + 1, () -> Sql.render(ctx, ctx.withRecursive(
                         DirectoryWalk.directories(t, own, t.id.eq(param("top", Long.class))))
                 .select(col("m", t.id)).from(DirectoryWalk.rows(own, t.files.as("m")))
                 .where(col("m", t.parent).eq(DirectoryWalk.id()))
-                .and(matches("m", query, names, searchIndexed(c, names)))
-                .orderBy(col("m", t.id)).limit(inline(most + 1)));
+                .and(matches("m", query, names, indexed))
+                .orderBy(col("m", t.id)).limit(inline(most + 1))));
         long[] ids = new long[1024];
         int n = 0;
         try (Sql.Bound q = sql.prepare(c)) {
@@ -164,9 +196,10 @@ final class Finds {
      * one, and more after the last id of a walk that picked only part of its matches until the page is full.
      */
     private FindPage pageOfWalks(Connection c, FileQuery query, NameFilter names, long under) throws SQLException {
-        Statements.ForIds<Long> rows = Statements.ForIds.ofIds(ids -> Sql.render(ctx,
-                ctx.select(Queries.entryColumns(t)).from(t.files.as("r")).where(col("r", t.id).in(ids))
-                        .and(matches("r", query, NO_NAMES, false)).orderBy(col("r", t.id))), ROWS_BY_ID);
+        Statements.ForIds<Long> rows = rendered(Statement.ROWS_BY_ID, query, NO_NAMES, false, 0,
+                () -> Statements.ForIds.ofIds(ids -> Sql.render(ctx, ctx.select(Queries.entryColumns(t))
+                        .from(t.files.as("r")).where(col("r", t.id).in(ids))
+                        .and(matches("r", query, NO_NAMES, false)).orderBy(col("r", t.id))), ROWS_BY_ID));
         List<FileEntry> out = new ArrayList<>();
         try (ConnectionStatements prepared = new ConnectionStatements(c)) {
             DirectoryPaths paths = new DirectoryPaths(prepared, statements, under);
@@ -258,6 +291,32 @@ final class Finds {
     private static boolean hasRange(FileQuery query) {
         return query.minSize() != null || query.maxSize() != null || query.modifiedAfter() != null
                 || query.modifiedBefore() != null;
+    }
+
+    /**
+     * The {@code statement} for {@code query}'s conditions (with names {@code names}, looked up in the name search
+     * index if {@code indexed}) and {@code limit}, rendered by {@code render} the first time its shape is asked for.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T rendered(Statement statement, FileQuery query, NameFilter names, boolean indexed, int limit,
+                           Supplier<T> render) {
+        Shape shape = new Shape(statement, conditions(query, names, indexed), limit);
+        synchronized (rendered) {
+            return (T) rendered.computeIfAbsent(shape, s -> render.get());
+        }
+    }
+
+    /** A bit for each condition {@link #matches} states: the same bits, the same statement text. */
+    private static int conditions(FileQuery query, NameFilter names, boolean indexed) {
+        int bits = (query.kind() != null ? 1 : 0) | (query.minSize() != null ? 2 : 0)
+                | (query.maxSize() != null ? 4 : 0) | (query.modifiedAfter() != null ? 8 : 0)
+                | (query.modifiedBefore() != null ? 16 : 0) | (query.contentHash() != null ? 32 : 0);
+        List<String> likes = names.sqlLikes();
+        for (int i = 0; i < likes.size(); i++) {
+            int like = indexed && indexable(likes.get(i)) ? 2 : 1;
+            bits |= like << (6 + 2 * i);
+        }
+        return bits;
     }
 
     /** Whether the name search index narrows {@code names}: it is there and one of their runs is long enough. */
