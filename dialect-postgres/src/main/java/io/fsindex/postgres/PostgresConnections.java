@@ -17,16 +17,18 @@ final class PostgresConnections implements Connections {
     /** Connections one index may hold; each running scan keeps one for its whole run. */
     static final int MAX_POOL_SIZE = 10;
     /**
-     * The {@code work_mem} of the sessions fsindex opens. A scan's insert that finds the name search index's pending
-     * list full moves the list into the index in passes of {@code work_mem}; PostgreSQL's default 4 MB splits
-     * {@link PostgresNameSearch}'s list into several passes over the same posting trees. It bounds each sort or hash
-     * of a statement too, which fsindex's own statements rarely need.
+     * The {@code work_mem} of the sessions fsindex opens for an index whose scans write the name search index. A
+     * scan's insert that finds that index's pending list full moves the list into the index in passes of
+     * {@code work_mem}; PostgreSQL's default 4 MB splits {@link PostgresNameSearch}'s list into several passes over
+     * the same posting trees. It bounds each sort or hash of a statement too, which fsindex's own statements rarely
+     * need, so other sessions keep the server's setting.
      */
     static final String WORK_MEM = "64MB";
 
     /**
      * A HikariCP pool for the URL, of {@link #MAX_POOL_SIZE} connections unless {@code pool} says otherwise; it is
-     * AutoCloseable, so the index that opened it closes it. A reader gets the same: connecting creates nothing.
+     * AutoCloseable, so the index that opened it closes it. A reader gets the same (its scans write nothing):
+     * connecting creates nothing.
      */
     @Override
     public DataSource openDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
@@ -48,9 +50,10 @@ final class PostgresConnections implements Connections {
         config.addDataSourceProperty("ApplicationName", "fsindex");
         // A batch of inserts goes as multi-row INSERTs: a round trip per 128 rows instead of one per row.
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
-        // Once per new connection, by a statement rather than the startup packet's options, which some poolers
-        // (PgBouncer) refuse; a URL that sets work_mem itself (options=-c work_mem=…) keeps its value.
-        if (!jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains("work_mem")) {
+        // Only where scans write the name search index. Once per new connection, by a statement rather than the
+        // startup packet's options, which some poolers (PgBouncer) refuse; a URL that sets work_mem itself
+        // (options=-c work_mem=…) keeps its value.
+        if (pool.writesNameSearchIndex() && !jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains("work_mem")) {
             config.setConnectionInitSql("SET work_mem = '" + WORK_MEM + "'");
         }
         try {

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileQuery;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.internal.IndexInternals;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.core.spi.PoolOptions;
 import io.fsindex.testkit.IndexTest;
 import io.fsindex.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
@@ -41,12 +43,42 @@ class PostgresNameSearchTest extends IndexTest {
     @Test
     void sessionsFsindexOpensHaveTheWorkMemToMoveAFullListInOnePass() throws Exception {
         TestDatabase db = database();
-        DataSource ds = new PostgresConnections().openDataSource(db.jdbcUrl(), db.user(), db.password(),
-                PoolOptions.DEFAULTS);
+        assertThat(workMem(db.jdbcUrl(), new PoolOptions(0, null, true))).isEqualTo(PostgresConnections.WORK_MEM);
+    }
+
+    @Test
+    void sessionsThatWriteNoNameSearchIndexKeepTheServersWorkMem() throws Exception {
+        TestDatabase db = database();
+        String server;
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW work_mem")) {
+            rs.next();
+            server = rs.getString(1);
+        }
+        assertThat(server).isNotEqualTo(PostgresConnections.WORK_MEM);
+        assertThat(workMem(db.jdbcUrl(), PoolOptions.DEFAULTS)).isEqualTo(server);
+        String prefix = TestDatabase.freshPrefix();
+        for (boolean on : new boolean[] {true, false}) {
+            try (FsIndex index = db.builder(prefix).nameSearchIndex(on).build()) {
+                String sessions = IndexInternals.of(index).db().read(c -> {
+                    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW work_mem")) {
+                        rs.next();
+                        return rs.getString(1);
+                    }
+                });
+                assertThat(sessions).as("name search index " + (on ? "on" : "off"))
+                        .isEqualTo(on ? PostgresConnections.WORK_MEM : server);
+            }
+        }
+    }
+
+    private String workMem(String url, PoolOptions pool) throws Exception {
+        TestDatabase db = database();
+        DataSource ds = new PostgresConnections().openDataSource(url, db.user(), db.password(), pool);
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SHOW work_mem")) {
             rs.next();
-            assertThat(rs.getString(1)).isEqualTo(PostgresConnections.WORK_MEM);
+            return rs.getString(1);
         } finally {
             ((AutoCloseable) ds).close();
         }

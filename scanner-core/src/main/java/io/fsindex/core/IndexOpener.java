@@ -41,7 +41,8 @@ final class IndexOpener {
             }
             TablePrefixLimit.check(d, b.tablePrefix());
             if (ds == null) {
-                PoolOptions pool = new PoolOptions(b.maxPoolSize(), b.metricRegistry());
+                PoolOptions pool = new PoolOptions(b.maxPoolSize(), b.metricRegistry(),
+                        !readOnly && b.nameSearchIndex());
                 ds = readOnly ? d.connections().openReadOnlyDataSource(b.jdbcUrl(), b.user(), b.password(), pool)
                         : d.connections().openDataSource(b.jdbcUrl(), b.user(), b.password(), pool);
                 owned = ds instanceof AutoCloseable a ? a : null;
