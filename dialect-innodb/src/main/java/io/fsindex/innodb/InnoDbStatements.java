@@ -64,6 +64,15 @@ final class InnoDbStatements implements DialectStatements {
         return walked.straightJoin(rows).on(on);
     }
 
+    /**
+     * No: on MySQL and MariaDB the one-pass statement took several times as long as the walk it replaces (at
+     * 200,000 entries MySQL eight times, MariaDB four), so sizes are walked there.
+     */
+    @Override
+    public boolean sumsSoleSubtreesInOnePass() {
+        return false;
+    }
+
     @Override
     public Query upsertChild(FsTables t) {
         Field<Long> parent = param("parent", Long.class);

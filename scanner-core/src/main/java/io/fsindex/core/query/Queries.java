@@ -102,7 +102,7 @@ public final class Queries {
     }
 
     public Optional<DirectorySize> directorySize(Connection c, long dir, Path path) throws SQLException {
-        if (sole.holdsAllButItsAncestors(c, dir)) {
+        if (own.sumsSoleSubtreesInOnePass() && sole.holdsAllButItsAncestors(c, dir)) {
             Optional<DirectorySize> whole = wholeTableSize.read(c, dir, path);
             if (whole.isPresent()) {
                 return whole;

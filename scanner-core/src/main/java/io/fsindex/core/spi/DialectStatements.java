@@ -190,6 +190,15 @@ public interface DialectStatements {
     }
 
     /**
+     * Whether the size of a directory that holds every live row of the index but its ancestors is summed over the
+     * whole table in one statement, which checks in its own snapshot that the directory still does (true by
+     * default), rather than by walking the directory's directories.
+     */
+    default boolean sumsSoleSubtreesInOnePass() {
+        return true;
+    }
+
+    /**
      * Deletes the files rows whose ids {@code ids} selects, a select that may read the files table itself (its one
      * column named {@code id}); by default {@code WHERE id IN} those ids read into a derived table first.
      */
