@@ -12,7 +12,9 @@ import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,7 +35,8 @@ import picocli.CommandLine.Option;
 /**
  * Asks an index what the usual tools answer from the disk or their own database, in the same run and on the same
  * tree: a substring search against {@code plocate}, {@code du} of the whole tree against {@code du -s
- * --apparent-size}, and a size and time range under a directory against {@code find -size -newer}; and the cold
+ * --apparent-size}, a size and time range under a directory against {@code find -size -newer}, and lookups of
+ * paths, one call each, against reading the same files' attributes in the JVM; and the cold
  * scan with the name search index on against one without, and one without the tree index (dropped) against one
  * with it. One table, ratios against each baseline.
  * <pre>
@@ -74,6 +77,8 @@ public final class QueryBench extends BenchCommand {
     private static final Instant SINCE = Instant.parse("2025-06-01T00:00:00Z");
     /** The page size of the range questions: each page below a large directory reads the whole table once. */
     private static final int RANGE_PAGE = 10_000;
+    /** How many paths the lookup question looks up, one call each. */
+    private static final int LOOKUPS = 1_000;
 
     private final List<String> rows = new ArrayList<>();
 
@@ -109,7 +114,8 @@ public final class QueryBench extends BenchCommand {
 
     /** What the tools answer and how long they take, each on the warm tree. */
     private record Baseline(double plocate, long plocateLines, double du, double find, long findLines,
-                            double findRoot, long findRootLines, long walkMatches) {
+                            double findRoot, long findRootLines, long walkMatches, List<Path> lookedUp,
+                            double stat) {
     }
 
     private Baseline baselines(Path run, Path root, Path part) throws IOException {
@@ -136,7 +142,21 @@ public final class QueryBench extends BenchCommand {
         }
         expect(lines[0] >= matches, "plocate found " + lines[0] + " paths containing " + pattern + "; a walk finds "
                 + matches + " names: is the tree pruned from its database?");
-        return new Baseline(plocate, lines[0], du, find, lines[1], findRoot, lines[2], matches);
+        List<Path> lookedUp;
+        try (Stream<Path> some = Files.walk(part)) {
+            lookedUp = some.filter(Files::isRegularFile).limit(LOOKUPS).toList();
+        }
+        double stat = median(() -> {
+            for (Path p : lookedUp) {
+                try {
+                    Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            return lookedUp.size();
+        });
+        return new Baseline(plocate, lines[0], du, find, lines[1], findRoot, lines[2], matches, lookedUp, stat);
     }
 
     private void measure(Engine engine, Server server, Path root, Path part, Baseline base) throws Exception {
@@ -161,6 +181,11 @@ public final class QueryBench extends BenchCommand {
                     .withModified(SINCE, null).withLimit(RANGE_PAGE);
             double find = median(() -> found[2] = count(reader, range.withUnder(part)));
             double findRoot = median(() -> found[3] = count(reader, range.withUnder(root)));
+            long[] hits = new long[1];
+            double lookups = median(() -> hits[0] = base.lookedUp.stream().filter(p -> reader.lookup(p).isPresent())
+                    .count());
+            expect(hits[0] == base.lookedUp.size(), name + " found " + hits[0] + " of " + base.lookedUp.size()
+                    + " files looked up");
             expect(found[0] == base.walkMatches, name + " found " + found[0] + " names containing " + pattern
                     + "; a walk finds " + base.walkMatches);
             expect(found[2] == base.findLines && found[3] == base.findRootLines, name + " found " + found[2] + " and "
@@ -172,6 +197,8 @@ public final class QueryBench extends BenchCommand {
                     "find -size -newer", base.find, find, "≤ 0.25");
             row("the same under the root (" + found[3] + ")", name, "find -size -newer", base.findRoot, findRoot,
                     "≤ 0.25");
+            row(base.lookedUp.size() + " lookups of a file's path, one call each", name, "stat in the JVM", base.stat,
+                    lookups, "(none)");
         }
         if (!questionsOnly) {
             row("cold scan with the name search index", name, "without", plain, indexed, "≤ 1.3");

@@ -73,6 +73,12 @@ final class InnoDbStatements implements DialectStatements {
         return false;
     }
 
+    /** Four: MySQL and MariaDB plan a join of many tables anew for every lookup, for longer than it saves. */
+    @Override
+    public int namesPerPathStatement() {
+        return 4;
+    }
+
     @Override
     public Query upsertChild(FsTables t) {
         Field<Long> parent = param("parent", Long.class);

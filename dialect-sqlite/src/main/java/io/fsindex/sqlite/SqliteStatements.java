@@ -11,6 +11,12 @@ import org.jooq.impl.DSL;
  */
 final class SqliteStatements implements DialectStatements {
 
+    /** One: SQLite has no round trips to save, and prepares a join of many tables for longer than it runs. */
+    @Override
+    public int namesPerPathStatement() {
+        return 1;
+    }
+
     /**
      * One multi-row {@code INSERT … ON CONFLICT DO NOTHING RETURNING id, parent, name} (SQLite 3.35+): the scan
      * learns the new rows' ids from the insert itself and writes their feed rows from them, instead of reading the

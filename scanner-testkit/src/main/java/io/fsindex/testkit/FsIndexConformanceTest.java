@@ -241,9 +241,11 @@ public abstract class FsIndexConformanceTest extends IndexTest {
         FsIndex index = openIndex();
         assertThat(index.scan(root).added()).isGreaterThanOrEqualTo(1102);
         assertThat(index.lookup(deepest.resolve("bottom.txt"))).isPresent();
+        assertThat(index.lookup(root.resolve("d/".repeat(20) + "nope/d"))).as("a name missing far down").isEmpty();
 
         Trees.delete(root.resolve("d"));
         ScanResult r = index.scan(root);
+        assertThat(index.lookup(deepest.resolve("bottom.txt"))).isEmpty();
 
         assertThat(r.deleted()).isEqualTo(1101);
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));

@@ -10,10 +10,12 @@ import io.fsindex.api.FindPage;
 import io.fsindex.api.IndexInfo;
 import io.fsindex.api.ScanRecord;
 import io.fsindex.core.feed.FeedReader;
+import io.fsindex.core.internal.ConnectionStatements;
 import io.fsindex.core.internal.Database;
 import io.fsindex.core.internal.Sql;
 import io.fsindex.core.internal.Lazy;
 import io.fsindex.core.internal.Lookups;
+import io.fsindex.core.internal.Lookups.StoredEntry;
 import io.fsindex.core.internal.Statements;
 import io.fsindex.core.internal.TableNames;
 import java.util.function.Supplier;
@@ -46,6 +48,8 @@ public final class IndexReads {
     /** Made when a read other than a lookup first needs it: it renders with jOOQ. */
     private final Lazy<Queries> queries;
     private final Lookups lookups;
+    /** {@link io.fsindex.core.spi.DialectStatements#namesPerPathStatement}. */
+    private final int namesPerStatement;
     private final ScanLifecycle lifecycle;
 
     /**
@@ -59,16 +63,17 @@ public final class IndexReads {
         this.statements = statements;
         this.tables = tables;
         this.lookups = new Lookups(tables);
+        this.namesPerStatement = db.dialect().statements().namesPerPathStatement();
+        if (namesPerStatement < 1 || namesPerStatement > Lookups.PATH_NAMES) {
+            throw new IllegalStateException("dialect " + db.dialect().name() + " has a path statement follow "
+                    + namesPerStatement + " names; it may follow 1 to " + Lookups.PATH_NAMES);
+        }
         this.queries = new Lazy<>(() -> new Queries(db.dialect(), jooqTables.get(), statements.get(), lookups));
         this.lifecycle = lifecycle;
     }
 
     public Optional<FileEntry> lookup(Path path) {
-        return db.read(c -> {
-            Optional<Located> found = locate(c, path);
-            return found.isEmpty() ? Optional.<FileEntry>empty()
-                    : lookups.byId(c, found.get().row().id(), found.get().path());
-        });
+        return db.read(c -> locate(c, path).map(found -> found.stored().at(found.path())));
     }
 
     public Optional<FileEntry> lookup(long id) {
@@ -137,18 +142,27 @@ public final class IndexReads {
         }
     }
 
-    private record Located(Path path, Row row) {
+    private record Located(Path path, StoredEntry stored) {
+        Row row() {
+            return stored.row();
+        }
     }
 
     private Optional<Located> locate(Connection c, Path path) throws SQLException {
+        try (ConnectionStatements st = new ConnectionStatements(c)) {
+            return locate(st, path);
+        }
+    }
+
+    private Optional<Located> locate(ConnectionStatements c, Path path) throws SQLException {
         Path abs = path.toAbsolutePath().normalize();
-        Optional<Row> literal = find(c, abs);
+        Optional<StoredEntry> literal = find(c, abs);
         if (literal.isPresent()) {
             return Optional.of(new Located(abs, literal.get()));
         }
         Path linkItself = RealPaths.resolveParent(abs);
         if (!linkItself.equals(abs)) {
-            Optional<Row> row = find(c, linkItself);
+            Optional<StoredEntry> row = find(c, linkItself);
             if (row.isPresent()) {
                 return Optional.of(new Located(linkItself, row.get()));
             }
@@ -241,32 +255,30 @@ public final class IndexReads {
         });
     }
 
-    private Optional<Row> find(Connection c, Path p) throws SQLException {
-        Row row = null;
-        long parent = 0;
+    /** The row at {@code p}, with its content values, a statement per {@link #namesPerStatement} names. */
+    private Optional<StoredEntry> find(ConnectionStatements c, Path p) throws SQLException {
         List<String> names = new ArrayList<>();
         names.add(p.getRoot().toString());
         for (Path name : p) {
             names.add(name.toString());
         }
-        for (String name : names) {
-            try (Sql.Bound q = (parent == 0 ? lookups.selectTopLevel : lookups.selectChild).prepare(c)) {
-                q.set("name", name);
-                if (parent != 0) {
-                    q.set("parent", parent);
-                }
-                try (ResultSet rs = q.statement.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    row = Row.read(rs);
-                    if (row.orphan()) {
-                        return Optional.empty();    // found gone, kept only to recognise the file if it moved
-                    }
-                }
+        StoredEntry found = null;
+        for (int from = 0; from < names.size(); from += namesPerStatement) {
+            int n = Math.min(namesPerStatement, names.size() - from);
+            Sql.Bound q = c.q(lookups.path(found == null, n));
+            for (int i = 0; i < n; i++) {
+                q.set(Lookups.nameParameter(i), names.get(from + i));
             }
-            parent = row.id();
+            if (found != null) {
+                q.set("parent", found.row().id());
+            }
+            try (ResultSet rs = q.statement.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();    // a name missing, or found gone (kept only to recognise a move)
+                }
+                found = StoredEntry.read(rs);
+            }
         }
-        return Optional.ofNullable(row);
+        return Optional.ofNullable(found);
     }
 }

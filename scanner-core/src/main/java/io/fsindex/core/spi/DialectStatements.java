@@ -199,6 +199,14 @@ public interface DialectStatements {
     }
 
     /**
+     * How many names of a path one statement of a lookup by path follows, joining the files table once per name (1
+     * to 16): by default 16, so that a lookup on a server costs one round trip instead of one per name.
+     */
+    default int namesPerPathStatement() {
+        return 16;
+    }
+
+    /**
      * Deletes the files rows whose ids {@code ids} selects, a select that may read the files table itself (its one
      * column named {@code id}); by default {@code WHERE id IN} those ids read into a derived table first.
      */
