@@ -8,18 +8,25 @@ import org.sqlite.SQLiteException;
 
 /**
  * The data source fsindex opens for an SQLite URL: connections to a file that already exists, with a message that
- * names the file when it no longer can be opened.
+ * names the file when it no longer can be opened, kept open for reuse ({@link IdleConnections}) until it is closed.
  */
-final class ExistingFileDataSource extends ForwardingDataSource {
+final class ExistingFileDataSource extends ForwardingDataSource implements AutoCloseable {
     private final String file;
+    private final IdleConnections idle;
 
     ExistingFileDataSource(SQLiteDataSource target, String file) {
         super(target);
         this.file = file;
+        this.idle = new IdleConnections();
     }
 
     @Override
     public Connection getConnection() throws SQLException {
+        Connection reused = idle.take();
+        return reused != null ? reused : idle.lend(open());
+    }
+
+    private Connection open() throws SQLException {
         try {
             return target.getConnection();
         } catch (SQLiteException e) {
@@ -35,5 +42,10 @@ final class ExistingFileDataSource extends ForwardingDataSource {
     @Override
     public Connection getConnection(String user, String password) throws SQLException {
         return getConnection(); // SQLite has no users
+    }
+
+    @Override
+    public void close() throws SQLException {
+        idle.close();
     }
 }

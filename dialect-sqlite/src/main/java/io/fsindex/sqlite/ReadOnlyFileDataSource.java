@@ -22,11 +22,13 @@ import org.sqlite.SQLiteOpenMode;
  * the file is opened read-only as immutable (SQLite's {@code immutable=1}): read without locks, as nothing can be
  * writing it. A writer would first have to create the {@code -wal} file, which needs the write access
  * to the directory that this process lacks; a writer running as a different user that starts during such a read is
- * the one case this does not cover.
+ * the one case this does not cover. Only the read-write connections are kept for reuse ({@link IdleConnections}):
+ * an immutable one would never see a later write.
  */
-final class ReadOnlyFileDataSource extends ForwardingDataSource {
+final class ReadOnlyFileDataSource extends ForwardingDataSource implements AutoCloseable {
     private final Path file;
     private final SQLiteDataSource immutable;
+    private final IdleConnections idle;
 
     ReadOnlyFileDataSource(String jdbcUrl, Path file) {
         // Read-write where the file allows it (SQLite opens a write-protected file read-only by itself): then the
@@ -34,6 +36,7 @@ final class ReadOnlyFileDataSource extends ForwardingDataSource {
         super(dataSource(jdbcUrl, false));
         this.file = file;
         this.immutable = dataSource("jdbc:sqlite:" + file.toAbsolutePath().toUri() + "?immutable=1", true);
+        this.idle = new IdleConnections();
     }
 
     private static SQLiteDataSource dataSource(String url, boolean readOnly) {
@@ -49,8 +52,12 @@ final class ReadOnlyFileDataSource extends ForwardingDataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
+        Connection reused = idle.take();
+        if (reused != null) {
+            return reused;
+        }
         try {
-            return readable(target.getConnection());
+            return idle.lend(readable(target.getConnection()));
         } catch (SQLiteException e) {
             if (e.getResultCode().code % 256 != SQLiteErrorCode.SQLITE_CANTOPEN.code
                     && e.getResultCode().code % 256 != SQLiteErrorCode.SQLITE_READONLY.code) {
@@ -85,5 +92,10 @@ final class ReadOnlyFileDataSource extends ForwardingDataSource {
     @Override
     public Connection getConnection(String user, String password) throws SQLException {
         return getConnection(); // SQLite has no users
+    }
+
+    @Override
+    public void close() throws SQLException {
+        idle.close();
     }
 }

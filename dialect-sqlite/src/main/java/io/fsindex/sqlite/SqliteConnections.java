@@ -6,6 +6,7 @@ import io.fsindex.core.spi.PoolOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -34,7 +35,8 @@ final class SqliteConnections implements Connections {
      * rows land all over the files table's indexes (its names, its file identities and the tree index follow no common
      * order), so with the default cache nearly every insert reads an index page back from the file and spills another
      * to the WAL; a tree's rows go in near the end of each index and hardly notice. SQLite takes the pages only as it
-     * uses them and frees them when the connection closes, and fsindex opens no pool.
+     * uses them, and frees them when the connection closes or, kept for reuse after a write, when it is put aside
+     * ({@link IdleConnections}).
      */
     static final int PAGE_CACHE_KIB = 65_536;
 
@@ -124,6 +126,9 @@ final class SqliteConnections implements Connections {
 
     @Override
     public void prepare(Connection c) throws SQLException {
+        if (IdleConnections.lentHere(c)) {
+            return;     // opened by fsindex, with all of this set (config) and checked (openDataSource) already
+        }
         // Also applied here because an application's own data source may not set them.
         String url = c.getMetaData().getURL();
         if (isInMemory(url)) {
@@ -150,8 +155,9 @@ final class SqliteConnections implements Connections {
      */
     @Override
     public void prepareReadOnly(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA query_only = ON");
+        // prepared, not executed as text: a connection kept for reuse keeps the statement too
+        try (PreparedStatement s = c.prepareStatement("PRAGMA query_only = ON")) {
+            s.execute();
         }
     }
 
@@ -180,6 +186,7 @@ final class SqliteConnections implements Connections {
         try (Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
         }
+        IdleConnections.inTransaction(c, true);
     }
 
     @Override
@@ -187,12 +194,14 @@ final class SqliteConnections implements Connections {
         try (Statement s = c.createStatement()) {
             s.execute("COMMIT");
         }
+        IdleConnections.inTransaction(c, false);
     }
 
     @Override
     public void rollback(Connection c) throws SQLException {
         if (!c.getAutoCommit()) {
             c.rollback();
+            IdleConnections.inTransaction(c, false);
             return;
         }
         try (Statement s = c.createStatement()) {
@@ -202,6 +211,7 @@ final class SqliteConnections implements Connections {
                 throw e;
             }
         }
+        IdleConnections.inTransaction(c, false);
     }
 
     /** The main database file (as {@code PRAGMA database_list} names it) and the files SQLite keeps beside it. */

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.sqlite.BusyHandler;
+import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -100,7 +101,7 @@ class SqliteConcurrencyTest {
             createCounter(a);
             CountDownLatch bIsWaiting = new CountDownLatch(1);
             CountDownLatch bWaitsOrIsDone = new CountDownLatch(1);
-            BusyHandler.setHandler(b, new BusyHandler() {
+            BusyHandler.setHandler(b.unwrap(SQLiteConnection.class), new BusyHandler() {
                 @Override
                 protected int callback(int previousCalls) {
                     bIsWaiting.countDown();

@@ -46,7 +46,8 @@ public final class FeedAudit implements AutoCloseable {
     private void follow() {
         while (!stopping) {
             if (!poll()) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                // Once a second, as the command-line tool follows; catchUp wakes it at once.
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
             }
         }
     }
@@ -132,6 +133,7 @@ public final class FeedAudit implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(CATCH_UP_MINUTES);
         synchronized (this) {
             while (cursor < end) {
+                LockSupport.unpark(thread);
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     throw new AssertionError("the feed consumer did not reach change " + end + " within "
@@ -231,6 +233,7 @@ public final class FeedAudit implements AutoCloseable {
     @Override
     public void close() {
         stopping = true;
+        LockSupport.unpark(thread);
         try {
             thread.join(TimeUnit.MINUTES.toMillis(1));
         } catch (InterruptedException e) {
