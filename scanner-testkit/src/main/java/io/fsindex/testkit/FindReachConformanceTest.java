@@ -1,5 +1,8 @@
 package io.fsindex.testkit;
 
+import static io.fsindex.testkit.DiskWalk.isFile;
+import static io.fsindex.testkit.DiskWalk.size;
+import static io.fsindex.testkit.DiskWalk.walk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fsindex.api.FileEntry;
@@ -9,11 +12,9 @@ import io.fsindex.api.FindPage;
 import io.fsindex.api.IndexReader;
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,8 +22,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -157,38 +156,5 @@ public abstract class FindReachConformanceTest extends IndexTest {
             Files.write(dir.resolve("f" + i + (i % 3 == 0 ? ".txt" : ".bin")), new byte[random.nextInt(60)]);
         }
         return root.toRealPath();
-    }
-
-    private static List<Path> walk(Path root) {
-        try (Stream<Path> all = Files.walk(root)) {
-            return all.toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static boolean isFile(Path p) {
-        return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
-    }
-
-    private static long size(Path p) {
-        try {
-            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private List<IndexReader> readers(FsIndex index) {
-        IndexReader reader = database().builder(prefix()).buildReader();
-        opened.add(reader);
-        return List.of(index, reader);
-    }
-
-    private final List<IndexReader> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeReaders() {
-        opened.forEach(IndexReader::close);
     }
 }

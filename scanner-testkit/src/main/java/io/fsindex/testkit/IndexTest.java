@@ -3,6 +3,7 @@ package io.fsindex.testkit;
 import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileQuery;
 import io.fsindex.api.FindPage;
+import io.fsindex.api.IndexReader;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.SchemaScripts;
 import java.io.IOException;
@@ -28,6 +29,7 @@ public abstract class IndexTest {
     protected Path tmp;
 
     private final List<FsIndex> opened = new ArrayList<>();
+    private final List<IndexReader> openedReaders = new ArrayList<>();
     private String prefix;
 
     /** Opens an index on {@link #database()} with table names no other test uses. */
@@ -68,8 +70,23 @@ public abstract class IndexTest {
         return index;
     }
 
+    /** Remembers a reader so it is closed after the test. */
+    protected IndexReader trackReader(IndexReader reader) {
+        openedReaders.add(reader);
+        return reader;
+    }
+
+    /**
+     * The index {@link #openIndex()} opened last, and a read-only reader of its tables (closed after the test): a
+     * question must get the same answer from both.
+     */
+    protected List<IndexReader> readers(FsIndex index) {
+        return List.of(index, trackReader(database().builder(prefix()).buildReader()));
+    }
+
     @AfterEach
     void closeIndexes() {
+        openedReaders.forEach(IndexReader::close);
         opened.forEach(FsIndex::close);
     }
 

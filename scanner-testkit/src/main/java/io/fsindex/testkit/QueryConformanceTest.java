@@ -1,5 +1,11 @@
 package io.fsindex.testkit;
 
+import static io.fsindex.testkit.DiskWalk.kind;
+import static io.fsindex.testkit.DiskWalk.mtime;
+import static io.fsindex.testkit.DiskWalk.name;
+import static io.fsindex.testkit.DiskWalk.size;
+import static io.fsindex.testkit.DiskWalk.walk;
+import static io.fsindex.testkit.DiskWalk.walkSize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fsindex.api.ContentHashing;
@@ -15,18 +21,14 @@ import io.fsindex.core.FsIndex;
 import io.fsindex.core.NameSearchProbe;
 import io.fsindex.core.SchemaScripts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -40,15 +42,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Questions asked of the index (entries by id, pages of children, find, directory sizes, duplicates) answer what an
- * independent walk of the disk finds, through the writable index and the read-only reader alike, on a real database.
+ * Questions asked of the index (entries by id, pages of children, find, the sizes of large and upgraded subtrees,
+ * duplicates) answer what an independent walk of the disk finds ({@link SizeConformanceTest} has the rest of sizes), through the writable index and the read-only reader alike, on a real database.
  */
 public abstract class QueryConformanceTest extends IndexTest {
-    /** Every character the other suites find hostile: SQL wildcards and escapes, quotes, controls, NFC/NFD, emoji. */
-    private static final String[] HOSTILE = {"Case.txt", "case.TXT", "percent%.txt", "under_score.txt", "a.txt",
-            "back\\slash.txt", "quote'\"`.txt", "tab\tname.txt", "line\nbreak.txt", "caf\u00e9.txt",
-            "cafe\u0301.txt", "emoji-\ud83d\ude00.txt", "star*.txt", "q?.txt", "[set].txt", "bang!.txt", "KELVIN\u212a",
-            "dotted\u0130", "x"};
     private static final char NEWLINE = '\ue000';
     private static final ScanOptions FULL = ScanOptions.defaults().withContentHashing(ContentHashing.FULL);
 
@@ -68,7 +65,7 @@ public abstract class QueryConformanceTest extends IndexTest {
     @Test
     void nameSearchIndexIsThereWhileTheSettingIsOnAndDroppedWhenOff() throws Exception {
         Path root = tree();
-        for (String n : HOSTILE) {
+        for (String n : QueryTrees.HOSTILE) {
             Files.writeString(root.resolve(n), n);
         }
         TestDatabase db = database();
@@ -125,12 +122,12 @@ public abstract class QueryConformanceTest extends IndexTest {
     @Test
     void childrenPagesHoldEveryChildOnceInCodePointOrder() throws IOException {
         Path root = tree();
-        for (String n : HOSTILE) {
+        for (String n : QueryTrees.HOSTILE) {
             Files.writeString(root.resolve(n), n);
         }
         FsIndex index = openIndex();
         index.scan(root);
-        List<String> expected = Stream.of(HOSTILE).sorted(QueryConformanceTest::byCodePoint).toList();
+        List<String> expected = Stream.of(QueryTrees.HOSTILE).sorted(QueryConformanceTest::byCodePoint).toList();
 
         for (IndexReader read : readers(index)) {
             List<String> paged = new ArrayList<>();
@@ -149,7 +146,7 @@ public abstract class QueryConformanceTest extends IndexTest {
 
     @Test
     void findAnswersWhatAWalkOfTheDiskFinds() throws IOException {
-        Path root = randomTree(new Random(24), 120);
+        Path root = QueryTrees.random(tree(), new Random(24), 120);
         FsIndex index = openIndex();
         index.scan(root);
         Path sub = root.resolve("d1");
@@ -209,7 +206,7 @@ public abstract class QueryConformanceTest extends IndexTest {
         // A handle renders each shape of find statement once and keeps it: asked one after another on one handle,
         // below a directory (walked) and below the root (the table), finds that differ in a single condition must
         // each run a statement that states exactly their conditions.
-        Path root = randomTree(new Random(13), 120);
+        Path root = QueryTrees.random(tree(), new Random(13), 120);
         Path sub = root.resolve("d3");
         FsIndex index = openIndex();
         index.scan(root);
@@ -266,74 +263,6 @@ public abstract class QueryConformanceTest extends IndexTest {
         unchanged.removeAll(List.of(deleted, moved));
         assertThat(names).containsAll(unchanged).contains("g.txt", "new.txt", "new2.txt", "moved.txt")
                 .doesNotContain(deleted, moved);
-    }
-
-    @Test
-    void directorySizesAddUpWhatAWalkFinds() throws IOException {
-        Path root = randomTree(new Random(7), 150);
-        FsIndex index = openIndex();
-        index.scan(root);
-        Trees.create(root, "later/", "later/new.bin", "later/empty/");
-        Files.write(root.resolve("d0/grown.bin"), new byte[5000]);
-        index.scan(root);
-
-        for (IndexReader read : readers(index)) {
-            for (Path dir : List.of(root, root.resolve("d0"), root.resolve("d1"), root.resolve("later"),
-                    root.resolve("later/empty"))) {
-                DirectorySize s = read.directorySize(dir).orElseThrow();
-                assertThat(new long[] {s.bytes(), s.files(), s.directories()}).as(dir.toString())
-                        .containsExactly(walkSize(dir));
-                assertThat(s.path()).isEqualTo(dir);
-            }
-            List<DirectorySize> largest = read.largestSubdirectories(root, 3);
-            List<Path> expected;
-            try (Stream<Path> children = Files.list(root)) {
-                expected = children.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
-                        .sorted(Comparator.comparingLong((Path p) -> -walkSize(p)[0])).limit(3).toList();
-            }
-            assertThat(largest).extracting(DirectorySize::bytes)
-                    .containsExactlyElementsOf(expected.stream().map(p -> walkSize(p)[0]).toList());
-            largest.forEach(s -> assertThat(walkSize(s.path())[0]).isEqualTo(s.bytes()));
-            assertThat(read.largestSubdirectories(root.resolve("later"), 5)).extracting(DirectorySize::path)
-                    .containsExactly(root.resolve("later/empty"));
-            assertThat(read.directorySize(root.resolve("a.txt"))).isEmpty();
-            assertThat(read.directorySize(root.resolve("nope"))).isEmpty();
-        }
-    }
-
-    @Test
-    void aRootsSizeCountsWhatLiesBelowItAndNoOtherRoots() throws IOException {
-        // The size of a directory holding every live row but its ancestors is summed over the whole table: a second
-        // root scanned into the index, and the rows it leaves behind when it goes, must not be counted in it.
-        Path root = tree("a/", "a/deep/");
-        Files.write(root.resolve("a/x.bin"), new byte[700]);
-        Files.write(root.resolve("a/deep/y.bin"), new byte[50]);
-        Trees.create(tmp.resolve("other"), "b/", "b/c/");
-        Path other = tmp.resolve("other").toRealPath();
-        Files.write(other.resolve("b/z.bin"), new byte[9000]);
-        FsIndex index = openIndex();
-        index.scan(root);
-        assertSizesAsTheDisk(index, root, root.resolve("a"));
-        index.scan(other);
-        assertSizesAsTheDisk(index, root, root.resolve("a"), other, other.resolve("b"));
-        Trees.delete(other.resolve("b"));
-        index.scan(other);
-        assertSizesAsTheDisk(index, root, other);
-        Trees.delete(other);
-        index.scan(other, ScanOptions.defaults().withRemoveMissingRoot(true));
-        Files.write(root.resolve("a/deep/w.bin"), new byte[3]);
-        index.scan(root);
-        assertSizesAsTheDisk(index, root, root.resolve("a"));
-    }
-
-    private void assertSizesAsTheDisk(FsIndex index, Path... dirs) {
-        for (IndexReader read : readers(index)) {
-            for (Path dir : dirs) {
-                DirectorySize s = read.directorySize(dir).orElseThrow();
-                assertThat(new long[] {s.bytes(), s.files(), s.directories()}).as(dir.toString())
-                        .containsExactly(walkSize(dir));
-            }
-        }
     }
 
     @Test
@@ -394,8 +323,7 @@ public abstract class QueryConformanceTest extends IndexTest {
 
         FsIndex index = track(db.builder(prefix).nameSearchIndex(nameSearchIndex()).build());
         assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaScripts.currentVersion()).isEqualTo(7);
-        IndexReader reader = db.builder(prefix).buildReader();
-        opened.add(reader);
+        IndexReader reader = trackReader(db.builder(prefix).buildReader());
         Path v6 = Path.of("/v6");
         for (IndexReader read : List.of(index, reader)) {
             DirectorySize s = read.directorySize(v6).orElseThrow();
@@ -459,92 +387,6 @@ public abstract class QueryConformanceTest extends IndexTest {
         // Entries the index holds above the tree (its trunk) are outside what the walk sees.
         actual.keySet().removeIf(p -> !p.startsWith(root));
         assertThat(actual).as(query.toString()).isEqualTo(expected);
-    }
-
-    /** A tree of directories d0…d4 (some nested) holding hostile and random names with varied sizes and mtimes. */
-    private Path randomTree(Random random, int files) throws IOException {
-        Path root = tree("d0/", "d1/", "d1/sub/", "d2/", "d3/", "d3/deep/", "d3/deep/er/", "d4/");
-        List<Path> dirs = new ArrayList<>();
-        try (Stream<Path> all = Files.walk(root)) {
-            all.filter(Files::isDirectory).forEach(dirs::add);
-        }
-        for (int i = 0; i < files; i++) {
-            Path dir = dirs.get(random.nextInt(dirs.size()));
-            String name = i < HOSTILE.length ? HOSTILE[i] : "f" + i + (random.nextBoolean() ? ".txt" : ".BIN");
-            Path file = dir.resolve(name);
-            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            Files.write(file, new byte[random.nextInt(60)]);
-            Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")
-                    .plusSeconds(random.nextInt(365 * 86_400))));
-        }
-        Files.createSymbolicLink(root.resolve("d2/link.txt"), Path.of("target-of-link"));
-        return root;
-    }
-
-    private static List<Path> walk(Path root) {
-        try (Stream<Path> all = Files.walk(root)) {
-            return all.toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Bytes of regular files, regular files, directories below {@code dir}, counted by a walk. */
-    private static long[] walkSize(Path dir) {
-        long[] out = new long[3];
-        for (Path p : walk(dir)) {
-            if (p.equals(dir)) {
-                continue;
-            }
-            if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                out[0] += size(p);
-                out[1]++;
-            } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                out[2]++;
-            }
-        }
-        return out;
-    }
-
-    private static BasicFileAttributes attributes(Path p) {
-        try {
-            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static long size(Path p) {
-        return attributes(p).size();
-    }
-
-    private static Instant mtime(Path p) {
-        return attributes(p).lastModifiedTime().toInstant();
-    }
-
-    private static FileKind kind(Path p) {
-        BasicFileAttributes a = attributes(p);
-        return a.isDirectory() ? FileKind.DIRECTORY : a.isSymbolicLink() ? FileKind.SYMLINK
-                : a.isRegularFile() ? FileKind.FILE : FileKind.FIFO;
-    }
-
-    private static String name(Path p) {
-        return p.getFileName().toString();
-    }
-
-    private List<IndexReader> readers(FsIndex index) {
-        IndexReader reader = database().builder(prefix()).buildReader();
-        opened.add(reader);
-        return List.of(index, reader);
-    }
-
-    private final List<IndexReader> opened = new ArrayList<>();
-
-    @org.junit.jupiter.api.AfterEach
-    void closeReaders() {
-        opened.forEach(IndexReader::close);
     }
 
     private static int byCodePoint(String a, String b) {
