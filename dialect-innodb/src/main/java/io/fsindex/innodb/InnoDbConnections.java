@@ -19,6 +19,9 @@ final class InnoDbConnections implements Connections {
     /** How deep a directory tree the sweep may walk on the pool fsindex opens (a path is at most 4096 bytes). */
     static final int MAX_TREE_DEPTH = 4096;
 
+    /** Makes a session refuse writes; sent explicitly, as a driver tracking session state may skip setReadOnly. */
+    private static final String READ_ONLY_SESSION = "SET SESSION TRANSACTION READ ONLY";
+
     private final InnoDbDialect dialect;
 
     InnoDbConnections(InnoDbDialect dialect) {
@@ -27,10 +30,26 @@ final class InnoDbConnections implements Connections {
 
     /**
      * A HikariCP pool (closed by {@code FsIndex.close()}) of {@link #MAX_POOL_SIZE} connections unless {@code pool}
-     * says otherwise, at READ COMMITTED, reporting changed rows; a reader gets the same, as connecting creates nothing.
+     * says otherwise, at READ COMMITTED, reporting changed rows.
      */
     @Override
     public DataSource openDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return open(jdbcUrl, user, password, pool, false);
+    }
+
+    /** The same pool, of read-only sessions ({@link #prepareReadOnly}'s). */
+    @Override
+    public DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return open(jdbcUrl, user, password, pool, true);
+    }
+
+    /** Their connections come in autocommit at READ COMMITTED, and a reader's read-only from the start. */
+    @Override
+    public boolean opensPreparedConnections() {
+        return true;
+    }
+
+    private DataSource open(String jdbcUrl, String user, String password, PoolOptions pool, boolean readOnly) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("fsindex-" + dialect.name());
         config.setJdbcUrl(jdbcUrl);
@@ -46,6 +65,10 @@ final class InnoDbConnections implements Connections {
         config.addDataSourceProperty("useAffectedRows", "true");
         config.addDataSourceProperty("sessionVariables", dialect.recursionLimitVariable() + "=" + MAX_TREE_DEPTH);
         dialect.extraDriverProperties().forEach(config::addDataSourceProperty);
+        if (readOnly) {
+            config.setReadOnly(true);
+            config.setConnectionInitSql(READ_ONLY_SESSION);
+        }
         return new HikariDataSource(config);
     }
 
@@ -66,9 +89,10 @@ final class InnoDbConnections implements Connections {
     public void prepareReadOnly(Connection c) throws SQLException {
         c.setReadOnly(true);
         try (java.sql.Statement s = c.createStatement()) {
-            s.execute("SET SESSION TRANSACTION READ ONLY");
+            s.execute(READ_ONLY_SESSION);
         }
     }
+
 
     /** How long opening an index waits for another process that is creating or upgrading the same tables. */
     static final int SCHEMA_LOCK_SECONDS = 120;

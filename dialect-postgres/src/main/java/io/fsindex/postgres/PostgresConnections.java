@@ -24,14 +24,31 @@ final class PostgresConnections implements Connections {
      * need, so other sessions keep the server's setting.
      */
     static final String WORK_MEM = "64MB";
+    /** Makes a session refuse writes; the driver's setReadOnly alone does not for autocommit statements. */
+    private static final String READ_ONLY_SESSION = "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY";
 
     /**
      * A HikariCP pool for the URL, of {@link #MAX_POOL_SIZE} connections unless {@code pool} says otherwise; it is
-     * AutoCloseable, so the index that opened it closes it. A reader gets the same (its scans write nothing):
-     * connecting creates nothing.
+     * AutoCloseable, so the index that opened it closes it.
      */
     @Override
     public DataSource openDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return open(jdbcUrl, user, password, pool, false);
+    }
+
+    /** The same pool (connecting creates nothing), of read-only sessions ({@link #prepareReadOnly}'s). */
+    @Override
+    public DataSource openReadOnlyDataSource(String jdbcUrl, String user, String password, PoolOptions pool) {
+        return open(jdbcUrl, user, password, pool, true);
+    }
+
+    /** Their connections come in autocommit, and a reader's read-only from their first statement on. */
+    @Override
+    public boolean opensPreparedConnections() {
+        return true;
+    }
+
+    private DataSource open(String jdbcUrl, String user, String password, PoolOptions pool, boolean readOnly) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("fsindex-postgresql");
         config.setJdbcUrl(jdbcUrl);
@@ -55,6 +72,10 @@ final class PostgresConnections implements Connections {
         // (options=-c work_mem=…) keeps its value.
         if (pool.writesNameSearchIndex() && !jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains("work_mem")) {
             config.setConnectionInitSql("SET work_mem = '" + WORK_MEM + "'");
+        }
+        if (readOnly) {
+            config.setReadOnly(true);
+            config.setConnectionInitSql(READ_ONLY_SESSION);
         }
         try {
             return new HikariDataSource(config);
@@ -87,7 +108,7 @@ final class PostgresConnections implements Connections {
     public void prepareReadOnly(Connection connection) throws SQLException {
         connection.setReadOnly(true);
         try (java.sql.Statement s = connection.createStatement()) {
-            s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+            s.execute(READ_ONLY_SESSION);
         }
     }
 }

@@ -1,8 +1,6 @@
 package io.fsindex.sqlite;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -89,11 +87,6 @@ final class IdleConnections implements AutoCloseable {
                 new Lent(real, statements, fileKey));
     }
 
-    /** Whether {@code c} was lent by an {@code IdleConnections}, so opened by fsindex with its settings. */
-    static boolean lentHere(Connection c) {
-        return Proxy.isProxyClass(c.getClass()) && Proxy.getInvocationHandler(c) instanceof Lent;
-    }
-
     /** Records that {@code c} began ({@code true}) or ended ({@code false}) a transaction, if it was lent here. */
     static void inTransaction(Connection c, boolean open) {
         if (Proxy.isProxyClass(c.getClass()) && Proxy.getInvocationHandler(c) instanceof Lent lent) {
@@ -164,51 +157,29 @@ final class IdleConnections implements AutoCloseable {
     }
 
     /** A lent connection: everything goes to the real one, but {@code close} offers it back. */
-    private final class Lent implements InvocationHandler {
-        private final Connection real;
+    private final class Lent extends GivenBack<Connection> {
         private final KeptStatements kept;
         private final Object fileKey;
         private final List<Statement> statements = new ArrayList<>();
-        private boolean returned;
         volatile boolean inTransaction;
         volatile boolean wrote;
 
         Lent(Connection real, KeptStatements kept, Object fileKey) {
-            this.real = real;
+            super(real);
             this.kept = kept;
             this.fileKey = fileKey;
         }
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            switch (method.getName()) {
-                case "close":
-                    giveBack();
-                    return null;
-                case "isClosed":
-                    return returned || real.isClosed();
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
-                case "toString":
-                    return "lent " + real;
-                default:
-                    break;
-            }
-            if (returned) {
-                throw new SQLException("connection closed");
-            }
-            Object result;
-            if (method.getName().equals("prepareStatement") && args.length == 1) {
-                result = kept.prepare((Connection) proxy, (String) args[0]);
-            } else {
-                try {
-                    result = method.invoke(real, args);
-                } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                }
-            }
+        boolean realClosed() throws SQLException {
+            return real.isClosed();
+        }
+
+        @Override
+        Object call(Object proxy, Method method, Object[] args) throws Throwable {
+            Object result = method.getName().equals("prepareStatement") && args.length == 1
+                    ? kept.prepare((Connection) proxy, (String) args[0])
+                    : super.call(proxy, method, args);
             if (result instanceof Statement s) {
                 track(s);
             }
@@ -230,18 +201,16 @@ final class IdleConnections implements AutoCloseable {
             statements.add(s);
         }
 
-        private void giveBack() throws SQLException {
-            if (returned) {
-                return;
-            }
+        /** Keeps the connection if it is as a new one would be (its statements closed now), or closes it. */
+        @Override
+        void giveBack() throws SQLException {
             boolean keep = false;
             try {
-                // before returned is set: the statements are kept only while their connection is open
+                // while the proxy still reads as open: its prepared statements are kept only then
                 for (Statement s : statements) {
                     s.close();
                 }
                 statements.clear();
-                returned = true;
                 if (!closed && !inTransaction && !real.isClosed() && real.getAutoCommit() && idle.size() < MAX_IDLE) {
                     if (wrote) {
                         try (Statement s = real.createStatement()) {
@@ -251,7 +220,6 @@ final class IdleConnections implements AutoCloseable {
                     keep = true;
                 }
             } finally {
-                returned = true;
                 if (keep) {
                     idle.offerFirst(new Idle(real, kept, fileKey, System.nanoTime()));
                     scheduleEviction();

@@ -1,7 +1,5 @@
 package io.fsindex.sqlite;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -58,36 +56,28 @@ final class KeptStatements {
     }
 
     /** A statement lent: everything goes to the real one, but {@code close} resets it and keeps it. */
-    private final class Lent implements InvocationHandler {
+    private final class Lent extends GivenBack<PreparedStatement> {
         private final Connection owner;
         private final String sql;
-        private final PreparedStatement real;
         private ResultSet results;
         private boolean limited;
-        private boolean closed;
 
         Lent(Connection owner, String sql, PreparedStatement real) {
+            super(real);
             this.owner = owner;
             this.sql = sql;
-            this.real = real;
         }
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        boolean realClosed() throws SQLException {
+            return real.isClosed();
+        }
+
+        @Override
+        Object call(Object proxy, Method method, Object[] args) throws Throwable {
             switch (method.getName()) {
-                case "close":
-                    keep();
-                    return null;
-                case "isClosed":
-                    return closed || real.isClosed();
                 case "getConnection":
                     return owner;
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
-                case "toString":
-                    return "kept " + real;
                 case "setMaxRows":
                 case "setLargeMaxRows":
                     limited = true;
@@ -95,26 +85,16 @@ final class KeptStatements {
                 default:
                     break;
             }
-            if (closed) {
-                throw new SQLException("statement closed");
-            }
-            Object result;
-            try {
-                result = method.invoke(real, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
+            Object result = super.call(proxy, method, args);
             if (result instanceof ResultSet rs) {
                 results = rs;
             }
             return result;
         }
 
-        private void keep() throws SQLException {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        /** Keeps the statement reset for the next user of its SQL, or closes it. */
+        @Override
+        void giveBack() throws SQLException {
             boolean reusable = false;
             try {
                 if (results != null) {

@@ -78,10 +78,14 @@ final class ReadOnlyFileDataSource extends ForwardingDataSource implements AutoC
         }
     }
 
-    /** Reads the file once, so a connection SQLite cannot read from fails here, where the fallback is decided. */
+    /**
+     * Reads the file once, so a connection SQLite cannot read from fails here, where the fallback is decided, and
+     * makes it refuse writes ({@link SqliteConnections#prepareReadOnly}).
+     */
     private static Connection readable(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA schema_version");
+            s.execute("PRAGMA query_only = ON");
             return c;
         } catch (SQLException | RuntimeException e) {
             c.close();

@@ -6,7 +6,6 @@ import io.fsindex.core.spi.PoolOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -124,11 +123,17 @@ final class SqliteConnections implements Connections {
         return config;
     }
 
+    /**
+     * Their connections come with foreign keys on and the busy timeout set, in WAL mode, and a
+     * reader's with writes refused ({@code ReadOnlyFileDataSource}).
+     */
+    @Override
+    public boolean opensPreparedConnections() {
+        return true;
+    }
+
     @Override
     public void prepare(Connection c) throws SQLException {
-        if (IdleConnections.lentHere(c)) {
-            return;     // opened by fsindex, with all of this set (config) and checked (openDataSource) already
-        }
         // Also applied here because an application's own data source may not set them.
         String url = c.getMetaData().getURL();
         if (isInMemory(url)) {
@@ -155,9 +160,8 @@ final class SqliteConnections implements Connections {
      */
     @Override
     public void prepareReadOnly(Connection c) throws SQLException {
-        // prepared, not executed as text: a connection kept for reuse keeps the statement too
-        try (PreparedStatement s = c.prepareStatement("PRAGMA query_only = ON")) {
-            s.execute();
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA query_only = ON");
         }
     }
 

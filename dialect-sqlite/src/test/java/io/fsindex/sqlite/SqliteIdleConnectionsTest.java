@@ -137,11 +137,8 @@ class SqliteIdleConnectionsTest {
     @Test
     void aDatabaseFileDeletedUnderAKeptConnectionIsReportedNotReadFromTheDeletedFile() throws Exception {
         Path root = tmp.resolve("tree");
-        Trees.create(root, "./", "a/", "a/x.txt");
         Path db = tmp.resolve("other.db");
-        try (FsIndex index = FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db).build()) {
-            index.scan(root);
-            assertThat(index.lookup(root.resolve("a/x.txt"))).isPresent();
+        try (FsIndex index = scannedAndLookedUp(root, db)) {
             for (String suffix : List.of("", "-wal", "-shm")) {
                 Files.delete(Path.of(db + suffix));
             }
@@ -155,15 +152,21 @@ class SqliteIdleConnectionsTest {
     @Test
     void closingTheIndexClosesItsIdleConnections() throws Exception {
         Path root = tmp.resolve("tree");
-        Trees.create(root, "./", "a/", "a/x.txt");
         Path db = tmp.resolve("other.db");
-        try (FsIndex index = FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db).build()) {
-            index.scan(root);
-            assertThat(index.lookup(root.resolve("a/x.txt"))).isPresent();
+        try (FsIndex index = scannedAndLookedUp(root, db)) {
             assertThat(Path.of(db + "-wal")).exists();
         }
         assertThat(Path.of(db + "-wal")).doesNotExist();
         assertThat(Path.of(db + "-shm")).doesNotExist();
+    }
+
+    /** An index at {@code db} of a small tree at {@code root}, scanned, one of its files looked up. */
+    private static FsIndex scannedAndLookedUp(Path root, Path db) {
+        Trees.create(root, "./", "a/", "a/x.txt");
+        FsIndex index = FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db).build();
+        index.scan(root);
+        assertThat(index.lookup(root.resolve("a/x.txt"))).isPresent();
+        return index;
     }
 
     private static List<Long> values(PreparedStatement p) throws SQLException {

@@ -67,7 +67,7 @@ public final class FsIndex implements IndexReader {
     private static final Logger LOG = LoggerFactory.getLogger(FsIndex.class);
 
     static {
-        IndexInternals.install(FsIndexInternals::new);
+        IndexInternals.install(FsIndexInternals::new, r -> r instanceof ReadOnlyIndex ro ? ro.index() : (FsIndex) r);
     }
 
     final Database db;
@@ -90,7 +90,7 @@ public final class FsIndex implements IndexReader {
     FsIndex(IndexConfig b, DataSource dataSource, Dialect dialect, AutoCloseable owned, boolean readOnly) {
         this.tables = new TableNames(b.tablePrefix());
         Lazy<FsTables> jooqTables = new Lazy<>(() -> new FsTables(tables.prefix));
-        this.db = new Database(dataSource, dialect, b.retryTimeout(), readOnly, b.serializableWrites());
+        this.db = new Database(dataSource, dialect, b.retryTimeout(), readOnly, b.serializableWrites(), owned != null);
         this.statements = new Lazy<>(() -> new Statements(dialect, jooqTables.get()));
         this.contentStatements = new Lazy<>(() -> new ContentStatements(dialect, jooqTables.get()));
         this.walker = b.walker();

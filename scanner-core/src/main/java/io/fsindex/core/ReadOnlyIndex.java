@@ -27,6 +27,11 @@ final class ReadOnlyIndex implements IndexReader {
         this.index = index;
     }
 
+    /** The index opened read-only behind this reader. */
+    FsIndex index() {
+        return index;
+    }
+
     /** Throws if closed, as {@link FsIndex} does. */
     private IndexReads reads() {
         index.requireOpen();

@@ -9,6 +9,8 @@ import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.SchemaException;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.internal.Database;
+import io.fsindex.core.internal.IndexInternals;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -109,6 +111,26 @@ public abstract class StoreContractConformanceTest extends IndexTest {
         assertThat(raw().queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE size = 1 AND kind = 'DIRECTORY'"))
                 .isZero();
         assertThat(index.scan(root).errors()).isEmpty();
+    }
+
+    /** The same for a reader that opened its database itself from the URL: its connections come read-only. */
+    @Test
+    void aReaderOpenedFromItsUrlCannotWriteThroughItsConnections() throws Exception {
+        FsIndex index = openIndex();
+        Path root = tree("a.txt");
+        index.scan(root);
+        try (IndexReader reader = database().builder(prefix()).buildReader()) {
+            assertThat(reader.lookup(root.resolve("a.txt"))).isPresent();
+            Database db = IndexInternals.ofReader(reader).db();
+            for (int borrow = 0; borrow < 2; borrow++) {    // the second time from what the first gave back
+                try (Connection c = db.connect(); Statement s = c.createStatement()) {
+                    assertThatThrownBy(() -> s.executeUpdate("UPDATE " + prefix() + "files SET size = 1"))
+                            .isInstanceOf(SQLException.class);
+                }
+            }
+        }
+        assertThat(raw().queryLong("SELECT COUNT(*) FROM ${prefix}files WHERE size = 1 AND kind = 'DIRECTORY'"))
+                .isZero();
     }
 
     @Test

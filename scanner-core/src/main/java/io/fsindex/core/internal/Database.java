@@ -39,6 +39,8 @@ public final class Database {
     private final LongAdder groupSplits = new LongAdder();
     /** Every write transaction runs at SERIALIZABLE ({@code FsIndex.Builder.serializableWrites}). */
     private final boolean serializable;
+    /** Whether {@link #connect} hands out connections as they come: the dialect opened them prepared. */
+    private final boolean connectionsComePrepared;
     /** The isolation level connections start at, read from the first one a serializable write used; -1 before. */
     private volatile int defaultIsolation = -1;
 
@@ -52,6 +54,15 @@ public final class Database {
 
     public Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly,
                     boolean serializable) {
+        this(dataSource, dialect, retryFor, readOnly, serializable, false);
+    }
+
+    /**
+     * {@code opened}: the dialect opened {@code dataSource} itself, so its connections need no preparing if the
+     * dialect {@link Connections#opensPreparedConnections says so}.
+     */
+    public Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly,
+                    boolean serializable, boolean opened) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.connections = dialect.connections();
@@ -60,6 +71,7 @@ public final class Database {
         this.retryFor = retryFor;
         this.readOnly = readOnly;
         this.serializable = serializable;
+        this.connectionsComePrepared = opened && connections.opensPreparedConnections();
     }
 
     /** The engine's dialect. */
@@ -104,6 +116,9 @@ public final class Database {
 
     public Connection connect() throws SQLException {
         Connection c = dataSource.getConnection();
+        if (connectionsComePrepared) {
+            return c;
+        }
         try {
             connections.prepare(c);
             if (readOnly) {

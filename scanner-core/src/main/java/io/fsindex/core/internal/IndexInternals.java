@@ -1,5 +1,6 @@
 package io.fsindex.core.internal;
 
+import io.fsindex.api.IndexReader;
 import io.fsindex.core.FsIndex;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -31,17 +32,27 @@ public final class IndexInternals {
     }
 
     private static volatile Function<FsIndex, Parts> access;
+    private static volatile Function<IndexReader, FsIndex> indexOfReader;
 
     private IndexInternals() {
     }
 
-    /** Called once by {@link FsIndex} as it loads. */
-    public static void install(Function<FsIndex, Parts> accessor) {
+    /**
+     * Called once by {@link FsIndex} as it loads, with the accessor of an index's parts and the index behind a
+     * reader.
+     */
+    public static void install(Function<FsIndex, Parts> accessor, Function<IndexReader, FsIndex> indexOf) {
         access = Objects.requireNonNull(accessor, "accessor");
+        indexOfReader = Objects.requireNonNull(indexOf, "indexOf");
     }
 
     /** The internals of {@code index}. */
     public static Parts of(FsIndex index) {
         return access.apply(index);
+    }
+
+    /** The internals of the index behind {@code reader}: an {@link FsIndex}, or what a builder's buildReader gave. */
+    public static Parts ofReader(IndexReader reader) {
+        return of(indexOfReader.apply(reader));
     }
 }

@@ -27,7 +27,20 @@ public interface Connections {
         return openDataSource(jdbcUrl, user, password, pool);
     }
 
-    /** Prepares a connection just taken from the data source (per-connection settings); called on every borrow. */
+    /**
+     * Whether the connections of the data sources this dialect opens ({@link #openDataSource},
+     * {@link #openReadOnlyDataSource}) come prepared: as {@link #prepare} would leave them and, from the read-only one,
+     * refusing every write as {@link #prepareReadOnly} makes them. Then fsindex prepares only the connections of an
+     * application's data source, saving every borrow the round trips of doing it again; false by default.
+     */
+    default boolean opensPreparedConnections() {
+        return false;
+    }
+
+    /**
+     * Prepares a connection just taken from the data source (per-connection settings); called on every borrow, but
+     * only from an application's data source if {@link #opensPreparedConnections}.
+     */
     default void prepare(Connection connection) throws SQLException {
     }
 
