@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -37,7 +36,7 @@ final class IdleConnections implements AutoCloseable {
     /** How long a connection may wait unused before it is closed. */
     static final long IDLE_MILLIS = 500;
 
-    /** The database file, as the first connection lent names it ({@code PRAGMA database_list}). */
+    /** The database file, as the first connection lent names it ({@link SqliteConnections#mainFile}). */
     private volatile Path file;
     private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
     private volatile boolean closed;
@@ -68,12 +67,8 @@ final class IdleConnections implements AutoCloseable {
     /** {@code opened}, just opened, as a connection whose {@code close} offers it back here. */
     Connection lend(Connection opened) throws SQLException {
         if (file == null) {
-            try (Statement s = opened.createStatement(); ResultSet rs = s.executeQuery("PRAGMA database_list")) {
-                while (rs.next()) {
-                    if ("main".equals(rs.getString("name"))) {
-                        file = Path.of(rs.getString("file"));
-                    }
-                }
+            try {
+                file = SqliteConnections.mainFile(opened);
             } catch (SQLException | RuntimeException e) {
                 opened.close();
                 throw e;

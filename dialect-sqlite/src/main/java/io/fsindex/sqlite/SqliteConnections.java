@@ -218,27 +218,35 @@ final class SqliteConnections implements Connections {
         IdleConnections.inTransaction(c, false);
     }
 
-    /** The main database file (as {@code PRAGMA database_list} names it) and the files SQLite keeps beside it. */
+    /** The main database file (as {@link #mainFile} names it) and the files SQLite keeps beside it. */
     @Override
     public java.util.Set<java.nio.file.Path> databaseFiles(Connection c) throws SQLException {
+        java.nio.file.Path db = mainFile(c);
+        if (db == null) {
+            return java.util.Set.of();
+        }
+        java.nio.file.Path dir = db.getParent();
+        try {
+            dir = dir.toRealPath();
+        } catch (java.io.IOException unresolved) {
+            // kept as given: then it cannot be inside a scanned tree's real paths anyway
+        }
+        String name = db.getFileName().toString();
+        return java.util.Set.of(dir.resolve(name), dir.resolve(name + "-wal"), dir.resolve(name + "-shm"),
+                dir.resolve(name + "-journal"));
+    }
+
+    /** The main database file of {@code c}, as {@code PRAGMA database_list} names it, absolute; null if it has none. */
+    static java.nio.file.Path mainFile(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA database_list")) {
             while (rs.next()) {
                 String file = rs.getString("file");
                 if ("main".equals(rs.getString("name")) && file != null && !file.isEmpty()) {
-                    java.nio.file.Path db = java.nio.file.Path.of(file).toAbsolutePath().normalize();
-                    java.nio.file.Path dir = db.getParent();
-                    try {
-                        dir = dir.toRealPath();
-                    } catch (java.io.IOException unresolved) {
-                        // kept as given: then it cannot be inside a scanned tree's real paths anyway
-                    }
-                    String name = db.getFileName().toString();
-                    return java.util.Set.of(dir.resolve(name), dir.resolve(name + "-wal"), dir.resolve(name + "-shm"),
-                            dir.resolve(name + "-journal"));
+                    return java.nio.file.Path.of(file).toAbsolutePath().normalize();
                 }
             }
         }
-        return java.util.Set.of();
+        return null;
     }
 
 }

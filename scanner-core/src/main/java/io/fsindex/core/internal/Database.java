@@ -44,20 +44,8 @@ public final class Database {
     /** The isolation level connections start at, read from the first one a serializable write used; -1 before. */
     private volatile int defaultIsolation = -1;
 
-    public Database(DataSource dataSource, Dialect dialect, Duration retryFor) {
-        this(dataSource, dialect, retryFor, false);
-    }
-
-    public Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly) {
-        this(dataSource, dialect, retryFor, readOnly, false);
-    }
-
-    public Database(DataSource dataSource, Dialect dialect, Duration retryFor, boolean readOnly,
-                    boolean serializable) {
-        this(dataSource, dialect, retryFor, readOnly, serializable, false);
-    }
-
     /**
+     * {@code readOnly}: every connection refuses writes; {@code serializable}: write transactions run at SERIALIZABLE;
      * {@code opened}: the dialect opened {@code dataSource} itself, so its connections need no preparing if the
      * dialect {@link Connections#opensPreparedConnections says so}.
      */

@@ -4,10 +4,8 @@ import io.fsindex.api.FileEntry;
 import io.fsindex.api.FileKind;
 import io.fsindex.core.write.Row;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Optional;
 
 /**
  * The statements of a lookup by path (the row at the end of a chain of names, then its entry), written as plain SQL:
@@ -70,19 +68,9 @@ public final class Lookups {
         return "n" + i;
     }
 
-    /** The statement of {@link #byId(Connection, long, Path)}, for a lookup by id that reads the path too. */
+    /** The live row {@code :id} with its content values, for a lookup by id that reads the path too. */
     public Sql byId() {
         return byId;
-    }
-
-    /** The entry of row {@code id} at {@code path}, with its content values; empty if it has left the index. */
-    public Optional<FileEntry> byId(Connection c, long id, Path path) throws SQLException {
-        try (Sql.Bound q = byId.prepare(c)) {
-            q.set("id", id);
-            try (ResultSet rs = q.statement.executeQuery()) {
-                return rs.next() ? Optional.of(entryAt(rs, path)) : Optional.empty();
-            }
-        }
     }
 
     /**
