@@ -21,11 +21,12 @@ abstract class GivenBack<T> implements InvocationHandler {
     /** Puts the real object aside for reuse, or closes it; called once, on the proxy's first {@code close}. */
     abstract void giveBack() throws SQLException;
 
-    /** Whether the real object is closed. */
-    abstract boolean realClosed() throws SQLException;
-
     /** The call {@code method} on the real object; a handler may answer some calls itself instead. */
     Object call(Object proxy, Method method, Object[] args) throws Throwable {
+        return onReal(method, args);
+    }
+
+    private Object onReal(Method method, Object[] args) throws Throwable {
         try {
             return method.invoke(real, args);
         } catch (InvocationTargetException e) {
@@ -46,7 +47,7 @@ abstract class GivenBack<T> implements InvocationHandler {
                 }
                 return null;
             case "isClosed":
-                return givenBack || realClosed();
+                return givenBack || (Boolean) onReal(method, args);
             case "equals":
                 return proxy == args[0];
             case "hashCode":

@@ -166,11 +166,6 @@ final class IdleConnections implements AutoCloseable {
         }
 
         @Override
-        boolean realClosed() throws SQLException {
-            return real.isClosed();
-        }
-
-        @Override
         Object call(Object proxy, Method method, Object[] args) throws Throwable {
             Object result = method.getName().equals("prepareStatement") && args.length == 1
                     ? kept.prepare((Connection) proxy, (String) args[0])

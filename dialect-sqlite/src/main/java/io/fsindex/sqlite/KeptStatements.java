@@ -69,11 +69,6 @@ final class KeptStatements {
         }
 
         @Override
-        boolean realClosed() throws SQLException {
-            return real.isClosed();
-        }
-
-        @Override
         Object call(Object proxy, Method method, Object[] args) throws Throwable {
             switch (method.getName()) {
                 case "getConnection":

@@ -7,6 +7,7 @@ import io.fsindex.api.FsIndexException;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.spi.Connections;
 import io.fsindex.core.spi.PoolOptions;
+import io.fsindex.testkit.FeedAudit;
 import io.fsindex.testkit.Trees;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,6 +132,15 @@ class SqliteIdleConnectionsTest {
             Thread.sleep(20);
         }
         assertThat(wal).as("removed by the last connection to close").doesNotExist();
+    }
+
+    /**
+     * The fault campaign's feed consumer, reading all along, leaves its connection idle long enough between reads for
+     * it to close: otherwise the campaign's exclusive locker of the file waits for ever.
+     */
+    @Test
+    void theFeedAuditIdlesLongerThanAConnectionIsKept() {
+        assertThat(FeedAudit.IDLE_POLL.toMillis()).isGreaterThan(IdleConnections.IDLE_MILLIS);
     }
 
     /** A kept connection still reads the file it opened, even once deleted: it is not handed out then. */

@@ -5,6 +5,7 @@ import io.fsindex.api.ChangeBatch;
 import io.fsindex.api.ChangeType;
 import io.fsindex.api.IndexReader;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +24,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class FeedAudit implements AutoCloseable {
     private static final int PAGE = 500;
+    /**
+     * How long the audit waits after a read that found nothing: once a second, as the command-line tool follows.
+     * A dialect that keeps idle connections open for a while (SQLite's hold their share of the file's locks) must
+     * close them sooner, or an exclusive locker under test never gets in between two reads.
+     */
+    public static final Duration IDLE_POLL = Duration.ofSeconds(1);
     private static final long CATCH_UP_MINUTES = 2;
 
     private final IndexReader reader;
@@ -46,8 +53,8 @@ public final class FeedAudit implements AutoCloseable {
     private void follow() {
         while (!stopping) {
             if (!poll()) {
-                // Once a second, as the command-line tool follows; catchUp wakes it at once.
-                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+                // catchUp wakes it at once.
+                LockSupport.parkNanos(IDLE_POLL.toNanos());
             }
         }
     }
