@@ -93,7 +93,6 @@ final class InnoDbConnections implements Connections {
         }
     }
 
-
     /** How long opening an index waits for another process that is creating or upgrading the same tables. */
     static final int SCHEMA_LOCK_SECONDS = 120;
 

@@ -67,15 +67,16 @@ final class PostgresConnections implements Connections {
         config.addDataSourceProperty("ApplicationName", "fsindex");
         // A batch of inserts goes as multi-row INSERTs: a round trip per 128 rows instead of one per row.
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
-        // Only where scans write the name search index. Once per new connection, by a statement rather than the
+        // One init statement per pool: a reader's makes its sessions refuse writes; a writer's, only where scans
+        // write the name search index, raises work_mem. Once per new connection, by a statement rather than the
         // startup packet's options, which some poolers (PgBouncer) refuse; a URL that sets work_mem itself
         // (options=-c work_mem=…) keeps its value.
-        if (pool.writesNameSearchIndex() && !jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains("work_mem")) {
-            config.setConnectionInitSql("SET work_mem = '" + WORK_MEM + "'");
-        }
         if (readOnly) {
             config.setReadOnly(true);
             config.setConnectionInitSql(READ_ONLY_SESSION);
+        } else if (pool.writesNameSearchIndex()
+                && !jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains("work_mem")) {
+            config.setConnectionInitSql("SET work_mem = '" + WORK_MEM + "'");
         }
         try {
             return new HikariDataSource(config);

@@ -3,12 +3,14 @@ package io.fsindex.sqlite;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.core.spi.Connections;
 import io.fsindex.core.spi.PoolOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -220,29 +222,29 @@ final class SqliteConnections implements Connections {
 
     /** The main database file (as {@link #mainFile} names it) and the files SQLite keeps beside it. */
     @Override
-    public java.util.Set<java.nio.file.Path> databaseFiles(Connection c) throws SQLException {
-        java.nio.file.Path db = mainFile(c);
+    public Set<Path> databaseFiles(Connection c) throws SQLException {
+        Path db = mainFile(c);
         if (db == null) {
-            return java.util.Set.of();
+            return Set.of();
         }
-        java.nio.file.Path dir = db.getParent();
+        Path dir = db.getParent();
         try {
             dir = dir.toRealPath();
-        } catch (java.io.IOException unresolved) {
+        } catch (IOException unresolved) {
             // kept as given: then it cannot be inside a scanned tree's real paths anyway
         }
         String name = db.getFileName().toString();
-        return java.util.Set.of(dir.resolve(name), dir.resolve(name + "-wal"), dir.resolve(name + "-shm"),
+        return Set.of(dir.resolve(name), dir.resolve(name + "-wal"), dir.resolve(name + "-shm"),
                 dir.resolve(name + "-journal"));
     }
 
     /** The main database file of {@code c}, as {@code PRAGMA database_list} names it, absolute; null if it has none. */
-    static java.nio.file.Path mainFile(Connection c) throws SQLException {
+    static Path mainFile(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA database_list")) {
             while (rs.next()) {
                 String file = rs.getString("file");
                 if ("main".equals(rs.getString("name")) && file != null && !file.isEmpty()) {
-                    return java.nio.file.Path.of(file).toAbsolutePath().normalize();
+                    return Path.of(file).toAbsolutePath().normalize();
                 }
             }
         }
