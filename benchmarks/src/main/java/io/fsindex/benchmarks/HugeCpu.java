@@ -6,7 +6,9 @@ import io.fsindex.testservers.InnoDbServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -29,6 +31,7 @@ import picocli.CommandLine.Option;
  * java -Xmx256m -cp benchmarks/target/benchmarks.jar io.fsindex.benchmarks.HugeCpu --entries 200000 --runs 2
  * </pre>
  * {@code --jfr DIR} records each scan with JFR's {@code profile} settings into DIR (read with {@link JfrTopFrames}).
+ * {@code --drop-indexes} asks what the scan would cost without some of the SQLite files table's indexes.
  */
 @Command(name = "huge-cpu", mixinStandardHelpOptions = true, sortOptions = false,
         description = "CPU time of a huge directory's cold scan against a tree of as many entries and the baselines.")
@@ -52,6 +55,10 @@ public final class HugeCpu extends BenchCommand {
     String sqliteParams;
     @Option(names = "--only", paramLabel = "KIND", description = "scan only this: tree or huge (default both)")
     String only;
+    @Option(names = "--drop-indexes", split = ",", paramLabel = "NAME",
+            description = "SQLite: what-if, the cold scans run without these indexes of the files table (e.g."
+                    + " fsindex_files_tree,fsindex_files_file_key), dropped once the index is opened; the scan itself is unchanged")
+    List<String> dropIndexes = List.of();
 
     public static void main(String[] args) {
         BenchCommand.main(new HugeCpu(), args);
@@ -67,6 +74,7 @@ public final class HugeCpu extends BenchCommand {
     }
 
     private final List<String> lines = new ArrayList<>();
+    private Path sqliteDb;
 
     @Override
     public Integer call() throws Exception {
@@ -91,6 +99,7 @@ public final class HugeCpu extends BenchCommand {
                 switch (e) {
                     case sqlite -> {
                         Path db = scratch.resolve("index.db");
+                        sqliteDb = db;
                         Path baselineDb = scratch.resolve("baseline.db");
                         measure(clock, new Engine("SQLite", dir -> Baselines.findIntoSqlite3(dir, baselineDb),
                                 () -> FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db
@@ -160,6 +169,9 @@ public final class HugeCpu extends BenchCommand {
                 String what = hugeNow ? "cold scan, huge directory as root" : "cold scan, tree";
                 e.reset().run();
                 try (FsIndex index = e.open().get()) {
+                    if (!dropIndexes.isEmpty()) {
+                        dropIndexes(e);
+                    }
                     Recording rec = null;
                     if (jfr != null) {
                         Files.createDirectories(jfr);
@@ -180,6 +192,18 @@ public final class HugeCpu extends BenchCommand {
                     }
                 }
                 e.reset().run();
+            }
+        }
+    }
+
+    /** Drops {@link #dropIndexes} from the SQLite index the scans write to. */
+    private void dropIndexes(Engine e) throws SQLException {
+        if (!e.name().equals("SQLite")) {
+            throw new IllegalArgumentException("--drop-indexes is for SQLite only");
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqliteDb); Statement s = c.createStatement()) {
+            for (String name : dropIndexes) {
+                s.execute("DROP INDEX \"" + name + "\"");
             }
         }
     }
