@@ -165,6 +165,11 @@ public final class InnoDbServer implements AutoCloseable {
             try (Connection c = DriverManager.getConnection(url(""), "root", "")) {
                 return;
             } catch (SQLException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("No suitable driver")) {
+                    // no waiting makes a missing driver appear
+                    throw new IOException("no JDBC driver for " + url("") + " on the class path: add " + (engine
+                            == Engine.MYSQL ? "com.mysql:mysql-connector-j" : "org.mariadb.jdbc:mariadb-java-client"), e);
+                }
                 last = e;
                 Thread.sleep(100); // waiting for a process we do not control; nothing to latch on
             }
