@@ -69,6 +69,9 @@ public final class QueryBench extends BenchCommand {
     @Option(names = "--questions-only", description = "one cold scan per engine (with the name search index), then "
             + "the questions; no write costs")
     boolean questionsOnly;
+    @Option(names = "--no-plocate", description = "leave out the plocate baseline (Debian package plocate), so the"
+            + " substring row has no ratio")
+    boolean noPlocate;
     @Option(names = "--keep", description = "keep the generated tree and databases instead of deleting them")
     boolean keep;
 
@@ -120,14 +123,18 @@ public final class QueryBench extends BenchCommand {
 
     private Baseline baselines(Path run, Path root, Path part) throws IOException {
         Path db = run.resolve("plocate.db");
-        // No pruning: the system's configuration may prune the temporary directory the tree is in.
-        exec("updatedb", "-o", db.toString(), "-U", root.toString(), "--require-visibility", "0", "--prunepaths", "",
-                "--prunenames", "", "--prune-bind-mounts", "no");
+        if (!noPlocate) {
+            requireTool("updatedb");
+            // No pruning: the system's configuration may prune the temporary directory the tree is in.
+            exec("updatedb", "-o", db.toString(), "-U", root.toString(), "--require-visibility", "0",
+                    "--prunepaths", "", "--prunenames", "", "--prune-bind-mounts", "no");
+        }
         Path ref = run.resolve("newer-than");
         Files.createFile(ref);
         Files.setLastModifiedTime(ref, FileTime.from(SINCE));
         long[] lines = new long[3];
-        double plocate = median(() -> lines[0] = exec("plocate", "-i", "-d", db.toString(), pattern));
+        double plocate = noPlocate ? Double.NaN
+                : median(() -> lines[0] = exec("plocate", "-i", "-d", db.toString(), pattern));
         double du = median(() -> exec("du", "-s", "--apparent-size", root.toString()));
         String size = "+" + (MIN_SIZE - 1) / 1024 + "k";
         double find = median(() -> lines[1] = exec("find", part.toString(), "-type", "f", "-size", size, "-newer",
@@ -140,7 +147,7 @@ public final class QueryBench extends BenchCommand {
             matches = all.filter(p -> !p.equals(root))
                     .filter(p -> p.getFileName().toString().toLowerCase(Locale.ROOT).contains(needle)).count();
         }
-        expect(lines[0] >= matches, "plocate found " + lines[0] + " paths containing " + pattern + "; a walk finds "
+        expect(noPlocate || lines[0] >= matches, "plocate found " + lines[0] + " paths containing " + pattern + "; a walk finds "
                 + matches + " names: is the tree pruned from its database?");
         List<Path> lookedUp;
         try (Stream<Path> some = Files.walk(part)) {
@@ -190,8 +197,9 @@ public final class QueryBench extends BenchCommand {
                     + "; a walk finds " + base.walkMatches);
             expect(found[2] == base.findLines && found[3] == base.findRootLines, name + " found " + found[2] + " and "
                     + found[3] + " files in the ranges; find found " + base.findLines + " and " + base.findRootLines);
-            row("names containing \"" + pattern + "\" (" + found[0] + "; plocate's paths: " + base.plocateLines
-                    + ")", name, "plocate -i", base.plocate, search, "≤ 3");
+            row("names containing \"" + pattern + "\" (" + found[0] + (noPlocate ? ""
+                    : "; plocate's paths: " + base.plocateLines) + ")", name, noPlocate ? "(plocate left out)"
+                    : "plocate -i", base.plocate, search, "≤ 3");
             row("du of the whole tree", name, "du -s --apparent-size", base.du, du, "≤ 0.25");
             row("size ≥ 10 KiB, newer, under a quarter (" + found[2] + "; pages of " + RANGE_PAGE + ")", name,
                     "find -size -newer", base.find, find, "≤ 0.25");
@@ -224,6 +232,11 @@ public final class QueryBench extends BenchCommand {
 
     private void row(String question, String engine, String baseline, double baseSeconds, double seconds,
                      String target) {
+        if (Double.isNaN(baseSeconds)) {
+            rows.add(String.format(Locale.ROOT, "| %s | %s | %s | - | %.3f | - | %s |", question, engine, baseline,
+                    seconds, target));
+            return;
+        }
         rows.add(String.format(Locale.ROOT, "| %s | %s | %s | %.3f | %.3f | %.2f | %s |", question, engine, baseline,
                 baseSeconds, seconds, seconds / baseSeconds, target));
     }
@@ -265,6 +278,16 @@ public final class QueryBench extends BenchCommand {
             });
         }
         return touched[0];
+    }
+
+    /** Fails with what to do if {@code tool} (one of plocate's) is not on the PATH. */
+    private static void requireTool(String tool) {
+        boolean found = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
+        if (!found) {
+            throw new IllegalStateException(tool + " is not on the PATH: install the Debian package plocate"
+                    + " (apt-get install plocate), or run with --no-plocate to leave that baseline out");
+        }
     }
 
     /** Runs a command to its end and returns the lines it printed. */
