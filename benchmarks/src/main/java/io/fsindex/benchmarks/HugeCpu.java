@@ -56,8 +56,8 @@ public final class HugeCpu extends BenchCommand {
     @Option(names = "--only", paramLabel = "KIND", description = "scan only this: tree or huge (default both)")
     String only;
     @Option(names = "--drop-indexes", split = ",", paramLabel = "NAME",
-            description = "SQLite: what-if, the cold scans run without these indexes of the files table (e.g."
-                    + " fsindex_files_tree,fsindex_files_file_key), dropped once the index is opened; the scan itself is unchanged")
+            description = "SQLite only, a what-if: the cold scans run without these indexes of the files table"
+                    + " (e.g. fsindex_files_tree,fsindex_files_file_key), dropped once the index is opened")
     List<String> dropIndexes = List.of();
 
     public static void main(String[] args) {
@@ -74,11 +74,13 @@ public final class HugeCpu extends BenchCommand {
     }
 
     private final List<String> lines = new ArrayList<>();
-    private Path sqliteDb;
 
     @Override
     public Integer call() throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        if (!dropIndexes.isEmpty() && !engines.equals(EnumSet.of(Bench.Engine.sqlite))) {
+            throw new IllegalArgumentException("--drop-indexes is for --engines sqlite only");
+        }
         TreeGenerator.Shape shape = TreeGenerator.Shape.of(entries, 42);
         try (Scratch scratch = Scratch.create(workDir, "fsindex-hugecpu-", false); CpuClock clock = new CpuClock()) {
             Path huge = scratch.resolve("hugeroot").resolve(HugeRoot.DIRECTORY);
@@ -99,11 +101,9 @@ public final class HugeCpu extends BenchCommand {
                 switch (e) {
                     case sqlite -> {
                         Path db = scratch.resolve("index.db");
-                        sqliteDb = db;
                         Path baselineDb = scratch.resolve("baseline.db");
                         measure(clock, new Engine("SQLite", dir -> Baselines.findIntoSqlite3(dir, baselineDb),
-                                () -> FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db
-                                        + (sqliteParams == null ? "" : "?" + sqliteParams)).build(),
+                                () -> openSqlite(db),
                                 () -> Baselines.deleteSqlite(db)), huge, tree);
                     }
                     case postgres -> {
@@ -169,9 +169,6 @@ public final class HugeCpu extends BenchCommand {
                 String what = hugeNow ? "cold scan, huge directory as root" : "cold scan, tree";
                 e.reset().run();
                 try (FsIndex index = e.open().get()) {
-                    if (!dropIndexes.isEmpty()) {
-                        dropIndexes(e);
-                    }
                     Recording rec = null;
                     if (jfr != null) {
                         Files.createDirectories(jfr);
@@ -196,16 +193,19 @@ public final class HugeCpu extends BenchCommand {
         }
     }
 
-    /** Drops {@link #dropIndexes} from the SQLite index the scans write to. */
-    private void dropIndexes(Engine e) throws SQLException {
-        if (!e.name().equals("SQLite")) {
-            throw new IllegalArgumentException("--drop-indexes is for SQLite only");
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqliteDb); Statement s = c.createStatement()) {
+    /** Opens the SQLite index at {@code db}, then drops {@link #dropIndexes} from it. */
+    private FsIndex openSqlite(Path db) {
+        FsIndex index = FsIndex.builder().jdbcUrl("jdbc:sqlite:" + db
+                + (sqliteParams == null ? "" : "?" + sqliteParams)).build();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
             for (String name : dropIndexes) {
                 s.execute("DROP INDEX \"" + name + "\"");
             }
+        } catch (SQLException e) {
+            index.close();
+            throw new IllegalStateException("cannot drop " + dropIndexes + ": " + e.getMessage(), e);
         }
+        return index;
     }
 
     private interface Work {

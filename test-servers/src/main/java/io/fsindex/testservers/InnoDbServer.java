@@ -167,8 +167,9 @@ public final class InnoDbServer implements AutoCloseable {
             } catch (SQLException e) {
                 if (e.getMessage() != null && e.getMessage().startsWith("No suitable driver")) {
                     // no waiting makes a missing driver appear
-                    throw new IOException("no JDBC driver for " + url("") + " on the class path: add " + (engine
-                            == Engine.MYSQL ? "com.mysql:mysql-connector-j" : "org.mariadb.jdbc:mariadb-java-client"), e);
+                    String driver = engine == Engine.MYSQL ? "com.mysql:mysql-connector-j"
+                            : "org.mariadb.jdbc:mariadb-java-client";
+                    throw new IOException("no JDBC driver for " + url("") + " on the class path: add " + driver, e);
                 }
                 last = e;
                 Thread.sleep(100); // waiting for a process we do not control; nothing to latch on
@@ -217,8 +218,8 @@ public final class InnoDbServer implements AutoCloseable {
         Process p = pb.start();
         if (!p.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
-            throw new IOException("initialising " + engine.label + " failed: " + cmd + "\n" + excerpt(out) + "\n"
-                    + tail(log));
+            throw new IOException("initialising " + engine.label + " failed: " + cmd + "\n" + excerpt(out, 30)
+                    + "\n" + tail(log));
         }
     }
 
@@ -264,24 +265,26 @@ public final class InnoDbServer implements AutoCloseable {
         return url;
     }
 
-    /** A log's start and end: an initialisation's own error comes first, the script's advice about it last. */
-    private static String excerpt(Path file) {
-        try {
-            List<String> lines = Files.readAllLines(file);
-            if (lines.size() <= 60) {
-                return String.join("\n", lines);
-            }
-            return String.join("\n", lines.subList(0, 30)) + "\n...\n"
-                    + String.join("\n", lines.subList(lines.size() - 25, lines.size()));
-        } catch (IOException e) {
-            return "(no log at " + file + ")";
-        }
+    /** A log's last 25 lines. */
+    private static String tail(Path file) {
+        return excerpt(file, 0);
     }
 
-    private static String tail(Path file) {
+    /**
+     * A log's first {@code head} lines and its last 25 (all of it if that is no shorter): an initialisation's own
+     * error comes first, the script's advice about it last.
+     */
+    private static String excerpt(Path file, int head) {
         try {
             List<String> lines = Files.readAllLines(file);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()));
+            int first = Math.min(head, lines.size());
+            int tailFrom = Math.max(first, lines.size() - 25);
+            List<String> shown = new ArrayList<>(lines.subList(0, first));
+            if (first > 0 && tailFrom > first) {
+                shown.add("...");
+            }
+            shown.addAll(lines.subList(tailFrom, lines.size()));
+            return String.join("\n", shown);
         } catch (IOException e) {
             return "(no log at " + file + ")";
         }
