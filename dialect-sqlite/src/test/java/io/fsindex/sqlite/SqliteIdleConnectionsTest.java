@@ -86,6 +86,22 @@ class SqliteIdleConnectionsTest {
     }
 
     @Test
+    void aPreparedStatementOnceClosedReadsAsClosedAndRefusesCalls() throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            PreparedStatement p = c.prepareStatement("SELECT v FROM t WHERE v = ?");
+            p.close();
+            p.close();
+            assertThat(p.isClosed()).isTrue();
+            assertThatThrownBy(() -> p.setInt(1, 1)).isInstanceOf(SQLException.class).hasMessage("closed");
+            assertThatThrownBy(p::executeQuery).isInstanceOf(SQLException.class).hasMessage("closed");
+            try (PreparedStatement again = c.prepareStatement("SELECT v FROM t WHERE v = ?")) {
+                again.setInt(1, 1);
+                assertThat(values(again)).as("the kept statement, given back once").isEmpty();
+            }
+        }
+    }
+
+    @Test
     void aConnectionClosedInsideATransactionIsNotHandedOutAgain() throws SQLException {
         try (Connection c = ds.getConnection()) {
             connections.begin(c);
