@@ -2,6 +2,7 @@ package io.fsindex.benchmarks;
 
 import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.internal.IndexInternals;
 import io.fsindex.testservers.InnoDbServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Option;
  * java -Xmx256m -cp benchmarks/target/benchmarks.jar io.fsindex.benchmarks.HugeCpu --entries 200000 --runs 2
  * </pre>
  * {@code --jfr DIR} records each scan with JFR's {@code profile} settings into DIR (read with {@link JfrTopFrames}).
- * {@code --drop-indexes} asks what the scan would cost without some of the SQLite files table's indexes.
+ * {@code --drop-indexes} asks what the scan would cost without some of the SQLite files table's indexes,
+ * {@code --part-entries} what it would cost with a huge directory applied in larger or smaller parts.
  */
 @Command(name = "huge-cpu", mixinStandardHelpOptions = true, sortOptions = false,
         description = "CPU time of a huge directory's cold scan against a tree of as many entries and the baselines.")
@@ -59,6 +61,9 @@ public final class HugeCpu extends BenchCommand {
             description = "SQLite only, a what-if: the cold scans run without these indexes of the files table"
                     + " (e.g. fsindex_files_tree,fsindex_files_file_key), dropped once the index is opened")
     List<String> dropIndexes = List.of();
+    @Option(names = "--part-entries", paramLabel = "N",
+            description = "a what-if: scans list and apply a huge directory in parts of N entries (not the default)")
+    Integer partEntries;
 
     public static void main(String[] args) {
         BenchCommand.main(new HugeCpu(), args);
@@ -169,6 +174,9 @@ public final class HugeCpu extends BenchCommand {
                 String what = hugeNow ? "cold scan, huge directory as root" : "cold scan, tree";
                 e.reset().run();
                 try (FsIndex index = e.open().get()) {
+                    if (partEntries != null) {
+                        IndexInternals.of(index).listingPartEntries(partEntries);
+                    }
                     Recording rec = null;
                     if (jfr != null) {
                         Files.createDirectories(jfr);
