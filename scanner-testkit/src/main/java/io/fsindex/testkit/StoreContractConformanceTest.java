@@ -11,7 +11,6 @@ import io.fsindex.api.SchemaException;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.internal.Database;
 import io.fsindex.core.internal.IndexInternals;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -22,8 +21,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -246,7 +243,7 @@ public abstract class StoreContractConformanceTest extends IndexTest {
      * so the test can try writing through the very connections a reader ran statements on (the one the builder
      * borrows only to read the URL's metadata, for finding the dialect, is not among them).
      */
-    private static final class KeptConnections implements DataSource {
+    private static final class KeptConnections extends ConnectionSource {
         final List<Connection> connections = new CopyOnWriteArrayList<>();
         private final RawIndex raw;
 
@@ -277,44 +274,6 @@ public abstract class StoreContractConformanceTest extends IndexTest {
             for (Connection c : connections) {
                 c.close();
             }
-        }
-
-        @Override
-        public Connection getConnection(String user, String password) throws SQLException {
-            return getConnection();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) {
-        }
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public Logger getParentLogger() {
-            return Logger.getGlobal();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) {
-            return false;
         }
     }
 }
