@@ -86,6 +86,9 @@ public final class HugeCpu extends BenchCommand {
         if (!dropIndexes.isEmpty() && !engines.equals(EnumSet.of(Bench.Engine.sqlite))) {
             throw new IllegalArgumentException("--drop-indexes is for --engines sqlite only");
         }
+        if (partEntries != null && partEntries < 1) {
+            throw new IllegalArgumentException("--part-entries must be at least 1");
+        }
         TreeGenerator.Shape shape = TreeGenerator.Shape.of(entries, 42);
         try (Scratch scratch = Scratch.create(workDir, "fsindex-hugecpu-", false); CpuClock clock = new CpuClock()) {
             Path huge = scratch.resolve("hugeroot").resolve(HugeRoot.DIRECTORY);
