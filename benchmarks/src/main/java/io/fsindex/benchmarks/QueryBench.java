@@ -115,45 +115,33 @@ public final class QueryBench extends BenchCommand {
         }
     }
 
-    /** What the tools answer and how long they take, each on the warm tree. */
-    private record Baseline(double plocate, long plocateLines, double du, double find, long findLines,
-                            double findRoot, long findRootLines, long walkMatches, List<Path> lookedUp,
-                            double stat) {
+    /** What the tools answer and how long they take, each on the warm tree; {@code plocate} null if left out. */
+    private record Baseline(Plocate plocate, double du, double find, long findLines, double findRoot,
+                            long findRootLines, long walkMatches, List<Path> lookedUp, double stat) {
+    }
+
+    /** How long {@code plocate} took to answer the substring question, and how many paths it printed. */
+    private record Plocate(double seconds, long lines) {
     }
 
     private Baseline baselines(Path run, Path root, Path part) throws IOException {
-        Path db = run.resolve("plocate.db");
-        if (!noPlocate) {
-            try {
-                // No pruning: the system's configuration may prune the temporary directory the tree is in.
-                exec("updatedb", "-o", db.toString(), "-U", root.toString(), "--require-visibility", "0",
-                        "--prunepaths", "", "--prunenames", "", "--prune-bind-mounts", "no");
-            } catch (UncheckedIOException notRun) {
-                throw new IllegalStateException("cannot run updatedb (" + notRun.getCause().getMessage() + "):"
-                        + " install the Debian package plocate, or run with --no-plocate to leave that baseline out",
-                        notRun);
-            }
-        }
-        Path ref = run.resolve("newer-than");
-        Files.createFile(ref);
-        Files.setLastModifiedTime(ref, FileTime.from(SINCE));
-        long[] lines = new long[3];
-        double plocate = noPlocate ? Double.NaN
-                : median(() -> lines[0] = exec("plocate", "-i", "-d", db.toString(), pattern));
-        double du = median(() -> exec("du", "-s", "--apparent-size", root.toString()));
-        String size = "+" + (MIN_SIZE - 1) / 1024 + "k";
-        double find = median(() -> lines[1] = exec("find", part.toString(), "-type", "f", "-size", size, "-newer",
-                ref.toString()));
-        double findRoot = median(() -> lines[2] = exec("find", root.toString(), "-type", "f", "-size", size,
-                "-newer", ref.toString()));
         String needle = pattern.toLowerCase(Locale.ROOT);
         long matches;
         try (Stream<Path> all = Files.walk(root)) {
             matches = all.filter(p -> !p.equals(root))
                     .filter(p -> p.getFileName().toString().toLowerCase(Locale.ROOT).contains(needle)).count();
         }
-        expect(noPlocate || lines[0] >= matches, "plocate found " + lines[0] + " paths containing " + pattern
-                + "; a walk finds " + matches + " names: is the tree pruned from its database?");
+        Plocate plocate = noPlocate ? null : plocate(run, root, matches);
+        Path ref = run.resolve("newer-than");
+        Files.createFile(ref);
+        Files.setLastModifiedTime(ref, FileTime.from(SINCE));
+        long[] lines = new long[2];
+        double du = median(() -> exec("du", "-s", "--apparent-size", root.toString()));
+        String size = "+" + (MIN_SIZE - 1) / 1024 + "k";
+        double find = median(() -> lines[0] = exec("find", part.toString(), "-type", "f", "-size", size, "-newer",
+                ref.toString()));
+        double findRoot = median(() -> lines[1] = exec("find", root.toString(), "-type", "f", "-size", size,
+                "-newer", ref.toString()));
         List<Path> lookedUp;
         try (Stream<Path> some = Files.walk(part)) {
             lookedUp = some.filter(Files::isRegularFile).limit(LOOKUPS).toList();
@@ -168,7 +156,26 @@ public final class QueryBench extends BenchCommand {
             }
             return lookedUp.size();
         });
-        return new Baseline(plocate, lines[0], du, find, lines[1], findRoot, lines[2], matches, lookedUp, stat);
+        return new Baseline(plocate, du, find, lines[0], findRoot, lines[1], matches, lookedUp, stat);
+    }
+
+    /** Builds a {@code plocate} database of the tree and times the substring question on it. */
+    private Plocate plocate(Path run, Path root, long matches) {
+        Path db = run.resolve("plocate.db");
+        try {
+            // No pruning: the system's configuration may prune the temporary directory the tree is in.
+            exec("updatedb", "-o", db.toString(), "-U", root.toString(), "--require-visibility", "0",
+                    "--prunepaths", "", "--prunenames", "", "--prune-bind-mounts", "no");
+        } catch (UncheckedIOException notRun) {
+            throw new IllegalStateException("cannot run updatedb (" + notRun.getCause().getMessage() + "):"
+                    + " install the Debian package plocate, or run with --no-plocate to leave that baseline out",
+                    notRun);
+        }
+        long[] lines = new long[1];
+        double seconds = median(() -> lines[0] = exec("plocate", "-i", "-d", db.toString(), pattern));
+        expect(lines[0] >= matches, "plocate found " + lines[0] + " paths containing " + pattern + "; a walk finds "
+                + matches + " names: is the tree pruned from its database?");
+        return new Plocate(seconds, lines[0]);
     }
 
     private void measure(Engine engine, Server server, Path root, Path part, Baseline base) throws Exception {
@@ -202,9 +209,10 @@ public final class QueryBench extends BenchCommand {
                     + "; a walk finds " + base.walkMatches);
             expect(found[2] == base.findLines && found[3] == base.findRootLines, name + " found " + found[2] + " and "
                     + found[3] + " files in the ranges; find found " + base.findLines + " and " + base.findRootLines);
-            row("names containing \"" + pattern + "\" (" + found[0] + (noPlocate ? ""
-                    : "; plocate's paths: " + base.plocateLines) + ")", name, noPlocate ? "(plocate left out)"
-                    : "plocate -i", base.plocate, search, "≤ 3");
+            Plocate p = base.plocate;
+            row("names containing \"" + pattern + "\" (" + found[0] + (p == null ? "" : "; plocate's paths: "
+                    + p.lines()) + ")", name, p == null ? "(plocate left out)" : "plocate -i",
+                    p == null ? Double.NaN : p.seconds(), search, "≤ 3");
             row("du of the whole tree", name, "du -s --apparent-size", base.du, du, "≤ 0.25");
             row("size ≥ 10 KiB, newer, under a quarter (" + found[2] + "; pages of " + RANGE_PAGE + ")", name,
                     "find -size -newer", base.find, find, "≤ 0.25");

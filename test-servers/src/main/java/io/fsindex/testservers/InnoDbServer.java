@@ -33,17 +33,20 @@ public final class InnoDbServer implements AutoCloseable {
 
     /** The engines this launcher runs. */
     public enum Engine {
-        MYSQL("MySQL 8.0.31", "mysql"),
-        MARIADB("MariaDB 10.11.5", "mariadb");
+        MYSQL("MySQL 8.0.31", "mysql", "com.mysql:mysql-connector-j"),
+        MARIADB("MariaDB 10.11.5", "mariadb", "org.mariadb.jdbc:mariadb-java-client");
 
         /** The engine and version, for messages. */
         public final String label;
         /** The engine's JDBC URL scheme, which also picks fsindex's dialect. */
         public final String scheme;
+        /** The Maven artifact of the JDBC driver for {@link #scheme}. */
+        final String driver;
 
-        Engine(String label, String scheme) {
+        Engine(String label, String scheme, String driver) {
             this.label = label;
             this.scheme = scheme;
+            this.driver = driver;
         }
     }
 
@@ -136,6 +139,12 @@ public final class InnoDbServer implements AutoCloseable {
 
     /** Starts the server on the data directory and waits until it accepts connections. */
     public synchronized void start() throws IOException, InterruptedException {
+        try {
+            DriverManager.getDriver(url(""));
+        } catch (SQLException e) {
+            // the wait below would only ever see "No suitable driver"
+            throw new IOException("no JDBC driver for " + url("") + " on the class path: add " + engine.driver, e);
+        }
         List<String> cmd = new ArrayList<>(List.of(
                 base.resolve(engine == Engine.MYSQL ? "bin/mysqld" : "bin/mariadbd").toString(),
                 "--no-defaults", "--user=" + osUser(), "--basedir=" + base, "--datadir=" + data,
@@ -165,12 +174,6 @@ public final class InnoDbServer implements AutoCloseable {
             try (Connection c = DriverManager.getConnection(url(""), "root", "")) {
                 return;
             } catch (SQLException e) {
-                if (e.getMessage() != null && e.getMessage().startsWith("No suitable driver")) {
-                    // no waiting makes a missing driver appear
-                    String driver = engine == Engine.MYSQL ? "com.mysql:mysql-connector-j"
-                            : "org.mariadb.jdbc:mariadb-java-client";
-                    throw new IOException("no JDBC driver for " + url("") + " on the class path: add " + driver, e);
-                }
                 last = e;
                 Thread.sleep(100); // waiting for a process we do not control; nothing to latch on
             }
