@@ -86,7 +86,9 @@ public abstract class DirectoryScanConformanceTest extends IndexTest {
                 .isPresent();
         assertThat(index.lookup(root.resolve("a/b/c/unseen.txt"))).isEmpty();
         assertThat(index.info(1).recentScans().get(0).message()).isEqualTo(FsIndex.DIRECTORY_SCAN);
-        assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
+        try (IndexInvariants invariants = new IndexInvariants(database(), prefix())) {
+            assertThat(invariants.staleRows()).isEmpty();
+        }
 
         index.scan(root);
         assertThat(CampaignChecks.indexEqualsTree(index, root)).isEmpty();
@@ -117,7 +119,9 @@ public abstract class DirectoryScanConformanceTest extends IndexTest {
         assertThat(olderResult.deleted()).as("the older scan still owns b and sweeps what it saw gone").isEqualTo(1);
         assertThat(index.lookup(root.resolve("a/b/y.txt"))).isEmpty();
         assertThat(CampaignChecks.indexEqualsTree(index, root)).isEmpty();
-        assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
+        try (IndexInvariants invariants = new IndexInvariants(database(), prefix())) {
+            assertThat(invariants.staleRows()).isEmpty();
+        }
     }
 
     // The owner check holds for a directory scan's listing too: held across a newer full scan, it applies nothing.

@@ -12,12 +12,15 @@ import java.util.Map;
 
 /**
  * Reads an index's file table directly (plain, portable SQL) to check what the public API cannot show: rows hanging
- * under a non-directory (invisible to {@code children()} walks), orphans, and stale marks left behind.
+ * under a non-directory (invisible to {@code children()} walks), orphans, and stale marks left behind. Its checks
+ * share one connection, opened by the first and held until {@link #close}: a property try checks after every step,
+ * and a new connection per check (a server session, or SQLite parsing the schema again) was most of its time.
  */
-final class IndexInvariants {
+final class IndexInvariants implements AutoCloseable {
     private final TestDatabase database;
     private final String files;
     private final String scans;
+    private Connection connection;
 
     IndexInvariants(TestDatabase database, String tablePrefix) {
         this.database = database;
@@ -49,8 +52,7 @@ final class IndexInvariants {
 
     /** Every row of the file table that is in the index (orphans, kept only for move detection, are not). */
     List<RawRow> rows() {
-        try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
-             Statement s = c.createStatement();
+        try (Statement s = connection().createStatement();
              ResultSet rs = s.executeQuery("SELECT id, COALESCE(parent, 0), name, kind, size, mtime, link_target,"
                      + " scan_id, listed_by, stale FROM " + files + " WHERE gone_at IS NULL")) {
             List<RawRow> out = new ArrayList<>();
@@ -92,8 +94,7 @@ final class IndexInvariants {
     }
 
     private List<String> strings(String sql, int columns) {
-        try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
-             Statement s = c.createStatement();
+        try (Statement s = connection().createStatement();
              ResultSet rs = s.executeQuery(sql)) {
             List<String> out = new ArrayList<>();
             while (rs.next()) {
@@ -106,6 +107,27 @@ final class IndexInvariants {
             return out;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read " + files + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The checks' connection, in auto-commit mode so that each check reads what is committed when it runs. */
+    private Connection connection() throws SQLException {
+        if (connection == null || connection.isClosed()) {
+            connection = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+        }
+        return connection;
+    }
+
+    @Override
+    public void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot close the connection to " + files + ": " + e.getMessage(), e);
+            } finally {
+                connection = null;
+            }
         }
     }
 }

@@ -374,7 +374,7 @@ final class PropertyTry implements AutoCloseable {
     @Override
     public void close() {
         scans.forEach(s -> s.walker.runFree());
-        try {
+        try (invariants) {
             index.close();
         } finally {
             Trees.delete(Objects.requireNonNull(root.getParent()));

@@ -35,12 +35,18 @@ public abstract class ScanRaceFixture extends IndexTest {
     void releaseScans() {
         walkers.forEach(PausingWalker::releaseAll);
         gates.forEach(CountDownLatch::countDown);
+        if (invariants != null) {
+            invariants.close();
+        }
     }
 
     /** Opens an index as {@link IndexTest#openIndex()} does, with the invariant checks on its tables. */
     @Override
     protected FsIndex openIndex(java.util.function.UnaryOperator<FsIndex.Builder> configure) {
         FsIndex index = super.openIndex(configure);
+        if (invariants != null) {
+            invariants.close();
+        }
         invariants = new IndexInvariants(database(), prefix());
         return index;
     }

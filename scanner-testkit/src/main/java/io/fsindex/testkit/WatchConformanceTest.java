@@ -122,7 +122,9 @@ public abstract class WatchConformanceTest extends IndexTest {
             audit.catchUp();
             assertThat(audit.problems(CampaignChecks.indexById(new RawIndex(database(), prefix())))).isEmpty();
         }
-        assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
+        try (IndexInvariants invariants = new IndexInvariants(database(), prefix())) {
+            assertThat(invariants.staleRows()).isEmpty();
+        }
         assertThat(overlappingDirectoryScans(index)).as("directory scans that ran at the same time").isPositive();
     }
 
@@ -366,6 +368,8 @@ public abstract class WatchConformanceTest extends IndexTest {
         assertThat(raw.queryLong("SELECT COUNT(*) FROM ${prefix}scans WHERE state = 'COMPLETED'"
                 + " AND (message IS NULL OR message <> '" + FsIndex.DIRECTORY_SCAN + "')"))
                 .as("the other process's full scans and the watch's initial one").isGreaterThanOrEqualTo(5);
-        assertThat(new IndexInvariants(database(), prefix()).staleRows()).isEmpty();
+        try (IndexInvariants invariants = new IndexInvariants(database(), prefix())) {
+            assertThat(invariants.staleRows()).isEmpty();
+        }
     }
 }
