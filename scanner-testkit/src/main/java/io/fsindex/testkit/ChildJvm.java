@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Child JVMs running {@link ScanChildProcess} against one database, started together through a file barrier.
- * The children use this JVM's java and class path.
+ * The children use this JVM's java and class path ({@link ChildJava}).
  */
 public final class ChildJvm {
     /** A guard against a wedged child hanging the build, not a speed limit. */
@@ -21,11 +21,13 @@ public final class ChildJvm {
 
     private final Path barrier;
     private final Path properties;
+    private final Properties settings;
     private final List<String> names = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
 
     public ChildJvm(Path workDir, Properties fsindexProperties) throws IOException {
+        this.settings = fsindexProperties;
         this.barrier = Files.createDirectories(workDir.resolve("barrier"));
         this.properties = workDir.resolve("fsindex.properties");
         try (Writer w = Files.newBufferedWriter(properties)) {
@@ -44,11 +46,11 @@ public final class ChildJvm {
      */
     public void start(String name, Path root, int times, List<String> excludes) throws IOException {
         Path log = barrier.getParent().resolve(name + ".log");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", ScanChildProcess.class.getName(),
-                properties.toString(), barrier.toString(), name, root.toString(), Integer.toString(times)));
-        command.addAll(excludes);
+        List<String> args = new ArrayList<>(List.of(properties.toString(), barrier.toString(), name,
+                root.toString(), Integer.toString(times)));
+        args.addAll(excludes);
+        List<String> command = ChildJava.command(settings, List.of(), ScanChildProcess.class.getName(),
+                args);
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());

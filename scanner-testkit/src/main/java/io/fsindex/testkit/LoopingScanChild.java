@@ -174,12 +174,11 @@ public final class LoopingScanChild {
         Path log = workDir.resolve(name + ".log");
         Path ready = workDir.resolve(name + ".ready");
         Path go = workDir.resolve(name + ".go");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true",
-                LoopingScanChild.class.getName(), props.toString(), Long.toString(lease.toMillis()),
+        List<String> args = new ArrayList<>(List.of(props.toString(), Long.toString(lease.toMillis()),
                 ready.toString(), go.toString()));
-        roots.forEach(r -> command.add(r.toString()));
+        roots.forEach(r -> args.add(r.toString()));
+        List<String> command = ChildJava.command(fsindex, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+                LoopingScanChild.class.getName(), args);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new Handle(p, log, ready, go);
     }

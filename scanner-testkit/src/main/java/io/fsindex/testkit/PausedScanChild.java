@@ -44,10 +44,8 @@ public final class PausedScanChild {
         try (java.io.Writer w = Files.newBufferedWriter(props)) {
             fsindex.store(w, "fsindex settings for the paused child");
         }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", PausedScanChild.class.getName(),
-                props.toString(), root.toString(), pauseAfter.toString(), announce.toString()))
+        return new ProcessBuilder(ChildJava.command(fsindex, List.of(), PausedScanChild.class.getName(),
+                List.of(props.toString(), root.toString(), pauseAfter.toString(), announce.toString())))
                 .redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("paused-child.log").toFile())
                 .start();
