@@ -1,7 +1,6 @@
 package io.fsindex.testkit;
 
 import io.fsindex.core.FsIndex;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -18,10 +17,7 @@ public final class ChildClassTraining {
 
     /** Entry point; see the class documentation for arguments. */
     public static void main(String[] args) throws Exception {
-        Properties properties = new Properties();
-        try (Reader in = Files.newBufferedReader(Path.of(args[0]))) {
-            properties.load(in);
-        }
+        Properties properties = ChildJava.readSettings(Path.of(args[0]));
         Path root = Files.createDirectories(Path.of(args[1]).resolve("d"));
         Files.writeString(root.resolve("a.txt"), "a");
         Files.writeString(root.getParent().resolve("b.txt"), "b");

@@ -2,6 +2,7 @@ package io.fsindex.testkit;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,10 +77,7 @@ final class ChildJava {
             Properties training = new Properties();
             training.putAll(fsindex);
             training.setProperty("fsindex.tablePrefix", "cds" + ProcessHandle.current().pid() + "_");
-            Path settings = dir.resolve("training.properties");
-            try (Writer w = Files.newBufferedWriter(settings)) {
-                training.store(w, "fsindex settings for the class-data training run");
-            }
+            Path settings = writeSettings(training, dir.resolve("training.properties"));
             Path jsa = dir.resolve("children.jsa");
             Path log = dir.resolve("training.log");
             List<String> command = new ArrayList<>(List.of(java(), "-XX:ArchiveClassesAtExit=" + jsa));
@@ -105,6 +103,23 @@ final class ChildJava {
             Thread.currentThread().interrupt();
             return new Prepared(testClassPath, null);
         }
+    }
+
+    /** Writes {@code fsindex} settings to {@code file} for a child to {@link #readSettings} them; returns the file. */
+    static Path writeSettings(Properties fsindex, Path file) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file)) {
+            fsindex.store(w, "fsindex settings for a child JVM");
+        }
+        return file;
+    }
+
+    /** In a child: the settings the test wrote to {@code file}. */
+    static Properties readSettings(Path file) throws IOException {
+        Properties settings = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            settings.load(in);
+        }
+        return settings;
     }
 
     private static String java() {

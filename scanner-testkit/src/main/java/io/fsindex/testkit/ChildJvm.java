@@ -3,7 +3,6 @@ package io.fsindex.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,9 +29,7 @@ public final class ChildJvm {
         this.settings = fsindexProperties;
         this.barrier = Files.createDirectories(workDir.resolve("barrier"));
         this.properties = workDir.resolve("fsindex.properties");
-        try (Writer w = Files.newBufferedWriter(properties)) {
-            fsindexProperties.store(w, "fsindex settings for the child JVMs");
-        }
+        ChildJava.writeSettings(fsindexProperties, properties);
     }
 
     /** Starts a child that will scan {@code root} {@code times} times once released (0: only open the index). */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,10 +131,7 @@ public abstract class FilesystemPermissionConformanceTest extends FilesystemFixt
     private ChildScan scanWithoutPermissionOverride(Path root, Path... expectDenied) throws IOException {
         Properties properties = database().properties(prefix());
         List<String> args = new ArrayList<>();
-        Path propertiesFile = Files.createTempFile(tmp, "index", ".properties");
-        try (Writer w = Files.newBufferedWriter(propertiesFile)) {
-            properties.store(w, null);
-        }
+        Path propertiesFile = ChildJava.writeSettings(properties, Files.createTempFile(tmp, "index", ".properties"));
         args.add(propertiesFile.toString());
         args.add(root.toString());
         for (Path p : expectDenied) {

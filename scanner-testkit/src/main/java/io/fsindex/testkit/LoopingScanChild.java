@@ -7,9 +7,7 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,10 +29,7 @@ public final class LoopingScanChild {
 
     /** Entry point for the child JVM; see the class documentation for arguments. */
     public static void main(String[] args) throws Exception {
-        Properties properties = new Properties();
-        try (Reader in = Files.newBufferedReader(Path.of(args[0]))) {
-            properties.load(in);
-        }
+        Properties properties = ChildJava.readSettings(Path.of(args[0]));
         Duration lease = Duration.ofMillis(Long.parseLong(args[1]));
         Path ready = Path.of(args[2]);
         Path go = Path.of(args[3]);
@@ -168,9 +163,7 @@ public final class LoopingScanChild {
     public static Handle start(Properties fsindex, Duration lease, Path workDir, String name, List<Path> roots)
             throws IOException {
         Path props = workDir.resolve(name + ".properties");
-        try (Writer w = Files.newBufferedWriter(props)) {
-            fsindex.store(w, "fsindex settings for a scanning child");
-        }
+        ChildJava.writeSettings(fsindex, props);
         Path log = workDir.resolve(name + ".log");
         Path ready = workDir.resolve(name + ".ready");
         Path go = workDir.resolve(name + ".go");

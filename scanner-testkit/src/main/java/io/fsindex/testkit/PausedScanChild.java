@@ -3,7 +3,6 @@ package io.fsindex.testkit;
 import io.fsindex.api.ScanOptions;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,10 +21,7 @@ public final class PausedScanChild {
 
     /** Entry point for the child JVM; see the class documentation for arguments. */
     public static void main(String[] args) throws Exception {
-        Properties properties = new Properties();
-        try (Reader in = Files.newBufferedReader(Path.of(args[0]))) {
-            properties.load(in);
-        }
+        Properties properties = ChildJava.readSettings(Path.of(args[0]));
         PausingWalker walker = new PausingWalker();
         PausingWalker.Pause pause = walker.pauseAfterListing(Path.of(args[2]));
         FsIndex index = FsIndex.fromProperties(properties);
@@ -41,9 +37,7 @@ public final class PausedScanChild {
     public static Process start(Properties fsindex, Path workDir, Path root, Path pauseAfter, Path announce)
             throws java.io.IOException {
         Path props = workDir.resolve("paused-child.properties");
-        try (java.io.Writer w = Files.newBufferedWriter(props)) {
-            fsindex.store(w, "fsindex settings for the paused child");
-        }
+        ChildJava.writeSettings(fsindex, props);
         return new ProcessBuilder(ChildJava.command(fsindex, List.of(), PausedScanChild.class.getName(),
                 List.of(props.toString(), root.toString(), pauseAfter.toString(), announce.toString())))
                 .redirectErrorStream(true)

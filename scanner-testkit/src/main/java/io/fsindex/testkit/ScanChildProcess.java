@@ -6,7 +6,6 @@ import io.fsindex.api.ScanScope;
 import io.fsindex.api.ScopeException;
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,10 +38,7 @@ public final class ScanChildProcess {
     /** Entry point for the child JVM; see the class documentation for arguments. */
     public static void main(String[] args) {
         try {
-            Properties properties = new Properties();
-            try (Reader in = Files.newBufferedReader(Path.of(args[0]))) {
-                properties.load(in);
-            }
+            Properties properties = ChildJava.readSettings(Path.of(args[0]));
             Path barrier = Path.of(args[1]);
             String name = args[2];
             Path root = Path.of(args[3]);

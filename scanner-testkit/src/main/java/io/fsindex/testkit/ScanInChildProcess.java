@@ -5,7 +5,6 @@ import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanResult;
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
@@ -40,10 +39,7 @@ public final class ScanInChildProcess {
 
     /** Entry point for the child JVM; see the class documentation for arguments and output. */
     public static void main(String[] args) throws IOException {
-        Properties properties = new Properties();
-        try (Reader in = Files.newBufferedReader(Path.of(args[0]))) {
-            properties.load(in);
-        }
+        Properties properties = ChildJava.readSettings(Path.of(args[0]));
         List<String> out = new ArrayList<>();
         int exit = run(properties, args, out);
         out.forEach(System.out::println);
