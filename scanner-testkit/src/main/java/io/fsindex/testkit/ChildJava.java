@@ -27,6 +27,8 @@ final class ChildJava {
     private static final long TRAINING_MINUTES = 2;
     /** Keeps a child quiet about an archive it cannot use: tests read what children print. */
     private static final List<String> QUIET_ARCHIVE = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+    /** Keeps jOOQ's banner and tips out of what children print. */
+    private static final List<String> QUIET_JOOQ = List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true");
 
     private static Prepared prepared;
 
@@ -51,8 +53,8 @@ final class ChildJava {
             command.addAll(QUIET_ARCHIVE);
         }
         command.addAll(options);
-        command.addAll(List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", "-cp", children.classPath,
-                mainClass));
+        command.addAll(QUIET_JOOQ);
+        command.addAll(List.of("-cp", children.classPath, mainClass));
         command.addAll(args);
         return command;
     }
@@ -82,27 +84,31 @@ final class ChildJava {
             Path log = dir.resolve("training.log");
             List<String> command = new ArrayList<>(List.of(java(), "-XX:ArchiveClassesAtExit=" + jsa));
             command.addAll(QUIET_ARCHIVE);
-            command.addAll(List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", "-cp", classPath,
-                    ChildClassTraining.class.getName(), settings.toString(), dir.resolve("tree").toString()));
+            command.addAll(QUIET_JOOQ);
+            command.addAll(List.of("-cp", classPath, ChildClassTraining.class.getName(), settings.toString(),
+                    dir.resolve("tree").toString()));
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             if (!p.waitFor(TRAINING_MINUTES, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
-                System.err.println("test kit: the class-data training run did not end; children start without it");
-                return new Prepared(testClassPath, null);
+                return unarchived(testClassPath, "the training run did not end");
             }
             if (p.exitValue() != 0 || !Files.isRegularFile(jsa)) {
-                System.err.println("test kit: children start without a class-data archive; the training run"
-                        + " exited with " + p.exitValue() + ":\n" + Files.readString(log));
-                return new Prepared(testClassPath, null);
+                return unarchived(testClassPath, "the training run exited with " + p.exitValue() + ":\n"
+                        + Files.readString(log));
             }
             return new Prepared(classPath, jsa);
         } catch (IOException e) {
-            System.err.println("test kit: children start without a class-data archive: " + e);
-            return new Prepared(testClassPath, null);
+            return unarchived(testClassPath, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Prepared(testClassPath, null);
+            return unarchived(testClassPath, "interrupted");
         }
+    }
+
+    /** Children on the test's own class path, without an archive, and why on standard error. */
+    private static Prepared unarchived(String testClassPath, String why) {
+        System.err.println("test kit: children start without a class-data archive: " + why);
+        return new Prepared(testClassPath, null);
     }
 
     /** Writes {@code fsindex} settings to {@code file} for a child to {@link #readSettings} them; returns the file. */

@@ -144,7 +144,7 @@ public abstract class FilesystemPermissionConformanceTest extends FilesystemFixt
             int exit = ScanInChildProcess.run(properties, args.toArray(String[]::new), out);
             scan = new ChildScan(exit, out, "(scanned in this JVM: not running as root)");
         } else {
-            scan = runChildWithoutDacCapabilities(args);
+            scan = runChildWithoutDacCapabilities(properties, args);
         }
         if (scan.exitCode() == ScanInChildProcess.ENVIRONMENT || scan.exitCode() != 0
                 && scan.exitCode() != ScanInChildProcess.FAILED) {
@@ -153,18 +153,16 @@ public abstract class FilesystemPermissionConformanceTest extends FilesystemFixt
         return scan;
     }
 
-    private static ChildScan runChildWithoutDacCapabilities(List<String> args) throws IOException {
+    private static ChildScan runChildWithoutDacCapabilities(Properties properties, List<String> args)
+            throws IOException {
         Path setpriv = Stream.of("/usr/bin/setpriv", "/bin/setpriv", "/usr/sbin/setpriv").map(Path::of)
                 .filter(Files::isExecutable).findFirst()
                 .orElseThrow(() -> new AssertionError("tests run as root, which ignores permission bits, and"
                         + " setpriv (util-linux) is not installed to drop CAP_DAC_OVERRIDE for the scan: install"
                         + " util-linux or run the tests as an ordinary user"));
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--inh-caps=-all", "--ambient-caps=-all",
-                "--bounding-set=-dac_override,-dac_read_search",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classpath, ScanInChildProcess.class.getName()));
-        command.addAll(args);
+                "--bounding-set=-dac_override,-dac_read_search"));
+        command.addAll(ChildJava.command(properties, List.of(), ScanInChildProcess.class.getName(), args));
         Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
         p.getOutputStream().close();
         // Drain stderr on its own thread so a chatty child cannot block on a full pipe.
