@@ -6,10 +6,7 @@ import io.fsindex.core.spi.Dialect;
 import io.fsindex.core.spi.DialectStatements;
 import io.fsindex.core.spi.ErrorClassifier;
 import io.fsindex.core.spi.FsTables;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -139,11 +136,18 @@ public abstract class InnoDbDialect implements Dialect {
      */
     @Override
     public Optional<String> schemaScript(int version) {
-        try (InputStream in = InnoDbDialect.class.getResourceAsStream("schema/V" + version + ".sql")) {
-            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Dialect.resource(InnoDbDialect.class, "schema/V" + version + ".sql");
+    }
+
+    /**
+     * Both engines' script creating the tables at {@code version} at once, beside this class like the others.
+     *
+     * @param version the schema version the script creates the tables at
+     * @return the script, or empty if there is none for that version
+     */
+    @Override
+    public Optional<String> createSchemaScript(int version) {
+        return Dialect.resource(InnoDbDialect.class, "schema/create/V" + version + ".sql");
     }
 
     /** MySQL and MariaDB refuse a longer table, index or constraint name (error 1059). */

@@ -46,6 +46,15 @@ public final class ReferenceMode {
     }
 
     /**
+     * The script that creates the tables at {@code version} at once in this mode ({@link Dialect#createSchemaScript}),
+     * or empty where the scripts of each version must run instead: the dialect has none, or this is the plain-foreign-
+     * key variant of a dialect that has one.
+     */
+    public Optional<String> createScript(int version) {
+        return plainForeignKeys && firstVariantVersion() != 0 ? Optional.empty() : dialect.createSchemaScript(version);
+    }
+
+    /**
      * Fails if the tables, at {@code version}, were created in the other mode: their files table has a foreign key
      * on {@code parent} exactly when they use plain foreign keys ({@code filesTable} as the database stores its name).
      */

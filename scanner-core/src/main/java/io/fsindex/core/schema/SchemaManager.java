@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -107,10 +108,20 @@ public final class SchemaManager {
                 if (version > 0 && version < CURRENT_VERSION) {
                     check(c, version);    // upgrade only tables that are what their version says
                 }
-                for (int v = version + 1; v <= CURRENT_VERSION; v++) {
+                int at = version;
+                Optional<String> create = version == 0 ? references.createScript(CURRENT_VERSION) : Optional.empty();
+                if (create.isPresent()) {
+                    LOG.info("creating fsindex's tables {}* in the {} database at version {}", t.prefix,
+                            db.dialect().name(), CURRENT_VERSION);
+                    apply(c, create.get(), 0, CURRENT_VERSION);
+                    at = CURRENT_VERSION;
+                }
+                for (int v = at + 1; v <= CURRENT_VERSION; v++) {
                     LOG.info("migrating fsindex's tables {}* in the {} database from version {} to {}", t.prefix,
                             db.dialect().name(), v - 1, v);
-                    apply(c, v);
+                    int to = v;
+                    apply(c, references.script(v).orElseThrow(() -> new SchemaException("the " + db.dialect().name()
+                            + " dialect has no schema script for version " + to)), v - 1, v);
                 }
                 from[0] = version;
                 return null;
@@ -122,15 +133,15 @@ public final class SchemaManager {
             return true;
         } catch (FailedStatement failed) {
             // Rolled back. In the race, the other connection's CREATE of the same object committed first, and with
-            // it the version its script brought: at least the one this script was to bring, so the next attempt
-            // starts past it. Otherwise the name is taken for good (or the statement is wrong for this database).
-            if (committedVersion(c, failed) >= failed.version) {
+            // it the version its script brought: past the one this script started from, so the next attempt starts
+            // from there. Otherwise the name is taken for good (or the statement is wrong for this database).
+            if (committedVersion(c, failed) > failed.from) {
                 LOG.info("another connection migrated fsindex's tables {}* meanwhile; reading their version again",
                         t.prefix);
                 return false;
             }
-            throw new SchemaException("cannot " + (failed.version == 1 ? "create" : "upgrade") + " fsindex's tables "
-                    + t.prefix + "* in the " + db.dialect().name() + " database (schema version " + failed.version
+            throw new SchemaException("cannot " + (failed.from == 0 ? "create" : "upgrade") + " fsindex's tables "
+                    + t.prefix + "* in the " + db.dialect().name() + " database (schema version " + failed.to
                     + "): " + failed.getCause().getMessage() + "; the statement was: " + failed.statement,
                     failed.getCause());
         }
@@ -148,12 +159,16 @@ public final class SchemaManager {
 
     /** A schema script's statement that failed with an error not worth a retry on its own ({@link Database#write}). */
     private static final class FailedStatement extends RuntimeException {
-        final int version;
+        /** The version the script started from (0: it was creating the tables). */
+        final int from;
+        /** The version the script was to bring. */
+        final int to;
         final String statement;
 
-        FailedStatement(int version, String statement, SQLException cause) {
+        FailedStatement(int from, int to, String statement, SQLException cause) {
             super(cause);
-            this.version = version;
+            this.from = from;
+            this.to = to;
             this.statement = statement;
         }
     }
@@ -211,9 +226,8 @@ public final class SchemaManager {
         }
     }
 
-    private void apply(Connection c, int version) throws SQLException {
-        String script = references.script(version).orElseThrow(() -> new SchemaException(
-                "the " + db.dialect().name() + " dialect has no schema script for version " + version));
+    /** Runs {@code script}, which brings the tables from version {@code from} to {@code to}. */
+    private void apply(Connection c, String script, int from, int to) throws SQLException {
         try (Statement s = c.createStatement()) {
             for (String sql : statements(script, t.prefix)) {
                 try {
@@ -222,7 +236,7 @@ public final class SchemaManager {
                     if (db.isRetryable(e)) {
                         throw e;    // busy, deadlocked: the whole transaction runs again
                     }
-                    throw new FailedStatement(version, sql.lines().findFirst().orElse(sql).strip(), e);
+                    throw new FailedStatement(from, to, sql.lines().findFirst().orElse(sql).strip(), e);
                 }
             }
         }

@@ -2,6 +2,8 @@ package io.fsindex.core.schema;
 
 import io.fsindex.api.FsIndexConfigurationException;
 import io.fsindex.core.spi.Dialect;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,9 +20,13 @@ public final class TablePrefixLimit {
 
     /** The longest suffix the dialect's schema scripts append to the prefix, e.g. {@code scans_check_unreferenced}. */
     static String longestSuffix(Dialect dialect) {
-        String longest = "";
+        List<String> scripts = new ArrayList<>();
         for (int version = 1; version <= SchemaManager.CURRENT_VERSION; version++) {
-            String script = dialect.schemaScript(version).orElse("");
+            dialect.schemaScript(version).ifPresent(scripts::add);
+        }
+        dialect.createSchemaScript(SchemaManager.CURRENT_VERSION).ifPresent(scripts::add);
+        String longest = "";
+        for (String script : scripts) {
             Matcher m = DERIVED_NAME.matcher(script);
             while (m.find()) {
                 if (m.group(1).length() > longest.length()) {

@@ -11,7 +11,7 @@ import org.jooq.SQLDialect;
  * One database engine, as fsindex sees it: which JDBC URLs it serves, the jOOQ dialect that renders its SQL, and a
  * few focused parts, each with one job: {@link #connections()} (data sources, session settings, transactions, the
  * schema lock), {@link #errors()} (what the engine's errors mean), {@link #statements()} (the statements that must
- * differ), {@link #bulkLoader} (the engine's bulk load, if any), and its schema ({@link #schemaScript},
+ * differ), {@link #bulkLoader} (the engine's bulk load, if any), and its schema ({@link #schemaScript}, {@link #createSchemaScript},
  * {@link #maxIdentifierLength}, {@link #nameSearchIndex}). Everything else fsindex renders once in core from jOOQ.
  * Implementations are found through {@code META-INF/services/io.fsindex.core.spi.Dialect} by
  * {@link #handlesJdbcUrl}, or given explicitly with {@code FsIndex.builder().dialect(...)}; fsindex asks for each part
@@ -60,12 +60,20 @@ public interface Dialect {
      * this dialect has no such version.
      */
     default Optional<String> schemaScript(int version) {
-        String resource = "schema/V" + version + ".sql";
-        try (InputStream in = getClass().getResourceAsStream(resource)) {
-            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return resource(getClass(), "schema/V" + version + ".sql");
+    }
+
+    /**
+     * Returns the DDL script (resource {@code schema/create/V<version>.sql} beside the dialect class) that creates the
+     * tables at {@code version} at once in a database that has none, leaving exactly what the scripts of versions 1 to
+     * {@code version} leave (the test kit's {@code SchemaCreationConformanceTest} compares the two), or empty (the
+     * default where there is no such resource): fsindex then runs those scripts one after another. Worth having where
+     * the engine's DDL is slow, as InnoDB's is: each table is built once instead of once per version that alters it.
+     * fsindex does not use it in the plain-foreign-key variant of a dialect that has one
+     * ({@link #plainForeignKeySchemaScript}).
+     */
+    default Optional<String> createSchemaScript(int version) {
+        return resource(getClass(), "schema/create/V" + version + ".sql");
     }
 
     /**
@@ -86,12 +94,7 @@ public interface Dialect {
      * no such resource) where the variant runs the ordinary script.
      */
     default Optional<String> plainForeignKeySchemaScript(int version) {
-        String resource = "schema/plain-foreign-keys/V" + version + ".sql";
-        try (InputStream in = getClass().getResourceAsStream(resource)) {
-            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return resource(getClass(), "schema/plain-foreign-keys/V" + version + ".sql");
     }
 
     /**
@@ -100,5 +103,17 @@ public interface Dialect {
      */
     default Optional<NameSearchIndex> nameSearchIndex() {
         return Optional.empty();
+    }
+
+    /**
+     * The text of resource {@code name} beside class {@code owner}, or empty if there is none; for a dialect whose
+     * scripts live beside another class than its own (a base class in another package).
+     */
+    static Optional<String> resource(Class<?> owner, String name) {
+        try (InputStream in = owner.getResourceAsStream(name)) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -1,0 +1,50 @@
+package io.fsindex.innodb;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What MySQL and MariaDB say about a table beyond the JDBC metadata (checks, character sets and collations, generated
+ * columns, table options): the lines of {@code SHOW CREATE TABLE} for each of an index's tables, without the names
+ * MySQL makes up for unnamed checks ({@code <table>_chk_<n>}, numbered in the order they were added) and without the
+ * commas that depend on a line's place. A check's string literals lose their character set introducer
+ * ({@code _utf8mb4'FILE'}): MySQL writes the connection's when it creates a check and the column's when an
+ * {@code ALTER TABLE} rebuilds the table, which compares the same.
+ */
+public final class InnoDbCatalog {
+    private InnoDbCatalog() {
+    }
+
+    /** The lines for the tables whose names start with {@code prefix}, each led by its table's name. */
+    public static List<String> of(Connection c, String prefix) throws SQLException {
+        List<String> tables = new ArrayList<>();
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT TABLE_NAME FROM information_schema.TABLES"
+                     + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'")) {
+            while (rs.next()) {
+                String name = rs.getString(1);
+                if (name.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
+                    tables.add(name);
+                }
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        for (String table : tables) {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW CREATE TABLE `" + table + "`")) {
+                rs.next();
+                for (String line : rs.getString(2).split("\n")) {
+                    String fact = line.strip().replaceAll(",$", "")
+                            .replaceAll("CONSTRAINT `[^`]*_chk_\\d+` ", "CONSTRAINT ")
+                            .replaceAll("_(utf8mb4|ascii)'", "'");
+                    lines.add(table + ": " + fact);
+                }
+            }
+        }
+        return lines;
+    }
+}
