@@ -48,6 +48,25 @@ public abstract class SchemaCreationConformanceTest extends IndexTest {
         assertThat(reopenIndex().scan(root).added()).isEqualTo(added);
     }
 
+    /**
+     * fsindex's names are unquoted, so the engine may store a mixed-case prefix as written (MySQL on Linux, SQLite),
+     * in lower case (PostgreSQL) or in upper case: an index opened again finds its tables whichever it did.
+     */
+    @Test
+    void anIndexWithAMixedCasePrefixFindsItsTablesWhenOpenedAgain() {
+        String prefix = "MixedCase" + TestDatabase.freshPrefix();
+        Path root = tree("a/b.txt");
+        long added;
+        try (FsIndex first = database().builder(prefix).build()) {
+            added = first.scan(root).added();
+        }
+        try (FsIndex again = database().builder(prefix).build()) {
+            assertThat(again.lookup(root.resolve("a/b.txt"))).isPresent();
+            assertThat(again.scan(root).added()).isZero();
+            assertThat(added).isPositive();
+        }
+    }
+
     private List<String> catalog(Connection c, String prefix) throws SQLException {
         List<String> all = new ArrayList<>(SchemaCatalog.of(c, prefix));
         for (String fact : engineCatalog(c, prefix)) {

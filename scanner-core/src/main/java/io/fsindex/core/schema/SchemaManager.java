@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -273,6 +275,7 @@ public final class SchemaManager {
 
     private void check(Connection c, int version) throws SQLException {
         Map<String, String> tables = tables(c);
+        Map<String, Set<String>> columns = columns(c, tables);
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : expectedColumns(version).entrySet()) {
             String stored = tables.get(key(e.getKey()));
@@ -280,7 +283,7 @@ public final class SchemaManager {
                 problems.add("table " + e.getKey() + " is missing");
                 continue;
             }
-            Set<String> actual = columns(c, stored);
+            Set<String> actual = columns.getOrDefault(stored, Set.of());
             List<String> missing = e.getValue().stream().filter(col -> !actual.contains(col)).toList();
             if (!missing.isEmpty()) {
                 problems.add("table " + e.getKey() + " lacks column(s) " + String.join(", ", missing)
@@ -304,17 +307,25 @@ public final class SchemaManager {
     }
 
     /**
-     * The tables in the connection's schema, by lower-cased name, each with its name as the database stores it.
-     * Unquoted names are case-insensitive in SQL (and folded differently by each engine), so a prefix such as
-     * {@code MyApp_} must find {@code MyApp_files}, {@code myapp_files} or {@code MYAPP_FILES} alike.
+     * fsindex's tables in the connection's schema (those whose names start with the prefix), by lower-cased name, each
+     * with its name as the database stores it. Unquoted names are case-insensitive in SQL (and folded differently by
+     * each engine), so a prefix such as {@code MyApp_} must find {@code MyApp_files}, {@code myapp_files} or
+     * {@code MYAPP_FILES} alike. Asked by name pattern, once per way an engine folds names: a schema can hold many
+     * other tables (every other prefix's), and listing them all costs more than the few lookups.
      */
-    private static Map<String, String> tables(Connection c) throws SQLException {
+    private Map<String, String> tables(Connection c) throws SQLException {
         Map<String, String> names = new TreeMap<>();
         DatabaseMetaData md = c.getMetaData();
-        try (ResultSet rs = md.getTables(c.getCatalog(), c.getSchema(), null, new String[] {"TABLE"})) {
-            while (rs.next()) {
-                String name = rs.getString("TABLE_NAME");
-                names.put(key(name), name);
+        Set<String> patterns = new LinkedHashSet<>(List.of(t.prefix, key(t.prefix), t.prefix.toUpperCase(Locale.ROOT)));
+        for (String prefix : patterns) {
+            try (ResultSet rs = md.getTables(c.getCatalog(), c.getSchema(), startingWith(md, prefix),
+                    new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    String name = rs.getString("TABLE_NAME");
+                    if (key(name).startsWith(key(t.prefix))) {
+                        names.put(key(name), name);
+                    }
+                }
             }
         }
         return names;
@@ -324,17 +335,35 @@ public final class SchemaManager {
         return tableName.toLowerCase(Locale.ROOT);
     }
 
-    private static Set<String> columns(Connection c, String table) throws SQLException {
-        Set<String> names = new TreeSet<>();
+    /**
+     * The lower-cased column names of each of {@code tables} (as {@link #tables} returns them), by the table's stored
+     * name: read in one call per form the prefix is stored in (one, unless the tables' names were folded apart).
+     */
+    private Map<String, Set<String>> columns(Connection c, Map<String, String> tables) throws SQLException {
+        Map<String, Set<String>> columns = new HashMap<>();
+        Set<String> prefixes = new LinkedHashSet<>();
+        for (String stored : tables.values()) {
+            prefixes.add(stored.substring(0, t.prefix.length()));
+        }
         DatabaseMetaData md = c.getMetaData();
-        try (ResultSet rs = md.getColumns(c.getCatalog(), c.getSchema(), table, null)) {
-            while (rs.next()) {
-                if (rs.getString("TABLE_NAME").equalsIgnoreCase(table)) {
-                    names.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+        for (String prefix : prefixes) {
+            try (ResultSet rs = md.getColumns(c.getCatalog(), c.getSchema(), startingWith(md, prefix), null)) {
+                while (rs.next()) {
+                    String table = rs.getString("TABLE_NAME");
+                    if (tables.containsValue(table)) {
+                        columns.computeIfAbsent(table, x -> new TreeSet<>())
+                                .add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+                    }
                 }
             }
         }
-        return names;
+        return columns;
     }
 
+    /** A metadata name pattern for the names that start with {@code prefix}, its wildcards escaped. */
+    private static String startingWith(DatabaseMetaData md, String prefix) throws SQLException {
+        String escape = md.getSearchStringEscape();
+        return (escape == null || escape.isEmpty() ? prefix
+                : prefix.replace(escape, escape + escape).replace("_", escape + "_").replace("%", escape + "%")) + "%";
+    }
 }
