@@ -16,12 +16,12 @@ import java.util.Locale;
  * ({@code _utf8mb4'FILE'}): MySQL writes the connection's when it creates a check and the column's when an
  * {@code ALTER TABLE} rebuilds the table, which compares the same.
  */
-public final class InnoDbCatalog {
+final class InnoDbCatalog {
     private InnoDbCatalog() {
     }
 
     /** The lines for the tables whose names start with {@code prefix}, each led by its table's name. */
-    public static List<String> of(Connection c, String prefix) throws SQLException {
+    static List<String> of(Connection c, String prefix) throws SQLException {
         List<String> tables = new ArrayList<>();
         try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT TABLE_NAME FROM information_schema.TABLES"
