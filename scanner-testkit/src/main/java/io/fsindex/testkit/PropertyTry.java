@@ -1,7 +1,5 @@
 package io.fsindex.testkit;
 
-import io.fsindex.api.FileEntry;
-import io.fsindex.api.FileKind;
 import io.fsindex.api.ScanFailedException;
 import io.fsindex.api.ScanListener;
 import io.fsindex.api.ScanOptions;
@@ -21,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -226,7 +223,8 @@ final class PropertyTry implements AutoCloseable {
         if (!leftOver.isEmpty()) {
             throw failure("stale rows of scans that are no longer running: " + leftOver);
         }
-        checkUnwrittenRowsAreWhatTheirListerSaw();
+        LiveRows live = new LiveRows(invariants.rows());
+        checkUnwrittenRowsAreWhatTheirListerSaw(live);
         Map<Long, long[]> now = invariants.versions();
         for (Map.Entry<Long, long[]> row : now.entrySet()) {
             long[] before = versions.get(row.getKey());
@@ -236,7 +234,7 @@ final class PropertyTry implements AutoCloseable {
             }
         }
         versions = now;
-        checkStableRowsKept();
+        checkStableRowsKept(live);
     }
 
     /**
@@ -247,27 +245,20 @@ final class PropertyTry implements AutoCloseable {
      * anything it did not see it marked (scan_id = S), and no other scan older than S can have written below D
      * since (the owner check), nor an older scan above it through a trunk or root (the parent guard).
      */
-    private void checkUnwrittenRowsAreWhatTheirListerSaw() {
-        Map<Long, List<IndexInvariants.RawRow>> byParent = new HashMap<>();
-        Map<Long, IndexInvariants.RawRow> byId = new HashMap<>();
-        for (IndexInvariants.RawRow r : invariants.rows()) {
-            byParent.computeIfAbsent(r.parent(), k -> new ArrayList<>()).add(r);
-            byId.put(r.id(), r);
-        }
+    private void checkUnwrittenRowsAreWhatTheirListerSaw(LiveRows live) {
         for (SteppedScan s : scans) {
             if (s.session == null) {
                 continue;
             }
             long id = s.session.scanId();
             for (Map.Entry<Path, List<WalkedEntry>> applied : s.applied.entrySet()) {
-                Optional<FileEntry> dir = index.lookup(applied.getKey());
-                if (dir.isEmpty() || byId.get(dir.get().id()) == null
-                        || byId.get(dir.get().id()).listedBy() != id) {
+                IndexInvariants.RawRow dir = live.at(applied.getKey());
+                if (dir == null || dir.listedBy() != id) {
                     continue;
                 }
                 Map<String, WalkedEntry> seen = new HashMap<>();
                 applied.getValue().forEach(e -> seen.put(e.name(), e));
-                for (IndexInvariants.RawRow row : byParent.getOrDefault(dir.get().id(), List.of())) {
+                for (IndexInvariants.RawRow row : live.children(dir.id())) {
                     if (row.scanId() >= id) {
                         continue;
                     }
@@ -293,11 +284,10 @@ final class PropertyTry implements AutoCloseable {
      * row instead of sweeping it (or leaves it to a newer scan). Hence once no running scan is older than the
      * path, its row must stay, with the same id, for as long as the path exists unchanged in kind.
      */
-    private void checkStableRowsKept() {
-        Map<String, FileEntry> indexed = new HashMap<>();
-        collect(root, indexed);
+    private void checkStableRowsKept(LiveRows live) {
+        Map<String, IndexInvariants.RawRow> indexed = live.below(root);
         for (Map.Entry<String, Long> stable : stableIds.entrySet()) {
-            FileEntry row = indexed.get(stable.getKey());
+            IndexInvariants.RawRow row = indexed.get(stable.getKey());
             if (row == null || row.id() != stable.getValue()) {
                 throw failure("the row of /" + stable.getKey() + " (id " + stable.getValue()
                         + "), which has existed all along, was "
@@ -307,19 +297,10 @@ final class PropertyTry implements AutoCloseable {
         int oldestRunning = scans.stream().filter(s -> !s.done).mapToInt(s -> s.startedAt).min()
                 .orElse(Integer.MAX_VALUE);
         indexed.forEach((path, row) -> {
-            if (row.kind().name().equals(diskKinds.get(path)) && bornAt.getOrDefault(path, 0) < oldestRunning) {
+            if (row.kind().equals(diskKinds.get(path)) && bornAt.getOrDefault(path, 0) < oldestRunning) {
                 stableIds.putIfAbsent(path, row.id());
             }
         });
-    }
-
-    private void collect(Path dir, Map<String, FileEntry> out) {
-        for (FileEntry e : index.children(dir)) {
-            out.put(root.relativize(e.path()).toString(), e);
-            if (e.kind() == FileKind.DIRECTORY) {
-                collect(e.path(), out);
-            }
-        }
     }
 
     void checkIndexEqualsTree(String when) {
