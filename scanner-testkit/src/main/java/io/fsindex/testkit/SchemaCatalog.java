@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * What the JDBC driver's metadata says about an index's tables, one line per fact, with the table prefix written
@@ -72,7 +73,7 @@ final class SchemaCatalog {
 
     /** {@code text} with {@code prefix} written {@code ${prefix}}, in whatever case the engine stores names. */
     static String withoutPrefix(String text, String prefix) {
-        return text.replaceAll("(?i)" + java.util.regex.Pattern.quote(prefix), "\\${prefix}");
+        return text.replaceAll("(?i)" + Pattern.quote(prefix), "\\${prefix}");
     }
 
     /** Each row as {@code label} and its columns' values, the named ones (or all of them, if none is named). */
