@@ -56,6 +56,16 @@ final class InnoDbStatements implements DialectStatements {
     }
 
     /**
+     * {@code FORCE INDEX} on the tree index. Once InnoDB's statistics of a table were refreshed after a rescan, MySQL
+     * planned the step through the index on {@code gone_at} instead ({@code gone_at IS NULL} matching every live row)
+     * and read all live rows once per directory: 2.3 s for a directory size over 6,000 rows instead of 0.03 s.
+     */
+    @Override
+    public Table<?> filesForDirectoryWalk(FsTables t, String alias) {
+        return t.files.as(alias).forceIndex(t.files.getName() + "_tree");
+    }
+
+    /**
      * {@code STRAIGHT_JOIN} from the directories walked to their rows: MariaDB otherwise reads a find's rows in id
      * order through the whole table, probing the walk for each, to save sorting its matches by id.
      */

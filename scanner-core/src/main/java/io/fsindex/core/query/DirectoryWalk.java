@@ -46,7 +46,7 @@ final class DirectoryWalk {
         return name(NAME).fields(columns).as(
                 select(anchorColumns).from(t.files).where(anchor).and(isDirectory(t.kind)).and(t.goneAt.isNull())
                         .unionAll(select(step)
-                                .from(own.walkStep(table(), t.files.as("f"),
+                                .from(own.walkStep(table(), own.filesForDirectoryWalk(t, "f"),
                                         field(name("f", "parent"), Long.class).eq(id())))
                                 .where(isDirectory(field(name("f", "kind"), String.class)))
                                 .and(field(name("f", "gone_at"), Long.class).isNull())));

@@ -179,6 +179,15 @@ public interface DialectStatements {
     }
 
     /**
+     * The files table under alias {@code alias}, for a walk's step down a subtree's directories, which looks up each
+     * directory's live directories by {@code (parent, kind, gone_at)}: read through the tree index
+     * ({@code <prefix>files_tree}) where the engine's planner may pick another (as written by default).
+     */
+    default org.jooq.Table<?> filesForDirectoryWalk(FsTables t, String alias) {
+        return t.files.as(alias);
+    }
+
+    /**
      * The rows of {@code rows} below the directories a walk reached ({@code walked}), read walk first, so that each
      * directory's rows are looked up by parent instead of the whole table being read in another order (which an
      * {@code ORDER BY id} invites) with the walk probed per row. Every row of the result satisfies {@code on}: the
