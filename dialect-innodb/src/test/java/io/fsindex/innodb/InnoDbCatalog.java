@@ -35,7 +35,8 @@ final class InnoDbCatalog {
         }
         List<String> lines = new ArrayList<>();
         for (String table : tables) {
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW CREATE TABLE `" + table + "`")) {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SHOW CREATE TABLE `" + table + "`")) {
                 rs.next();
                 for (String line : rs.getString(2).split("\n")) {
                     String fact = line.strip().replaceAll(",$", "")

@@ -11,8 +11,9 @@ import org.jooq.SQLDialect;
  * One database engine, as fsindex sees it: which JDBC URLs it serves, the jOOQ dialect that renders its SQL, and a
  * few focused parts, each with one job: {@link #connections()} (data sources, session settings, transactions, the
  * schema lock), {@link #errors()} (what the engine's errors mean), {@link #statements()} (the statements that must
- * differ), {@link #bulkLoader} (the engine's bulk load, if any), and its schema ({@link #schemaScript}, {@link #createSchemaScript},
- * {@link #maxIdentifierLength}, {@link #nameSearchIndex}). Everything else fsindex renders once in core from jOOQ.
+ * differ), {@link #bulkLoader} (the engine's bulk load, if any), and its schema ({@link #schemaScript},
+ * {@link #createSchemaScript}, {@link #maxIdentifierLength}, {@link #nameSearchIndex}). Everything else fsindex
+ * renders once in core from jOOQ.
  * Implementations are found through {@code META-INF/services/io.fsindex.core.spi.Dialect} by
  * {@link #handlesJdbcUrl}, or given explicitly with {@code FsIndex.builder().dialect(...)}; fsindex asks for each part
  * once per index, so a part may be built when asked.
