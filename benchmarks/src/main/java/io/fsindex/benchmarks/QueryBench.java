@@ -54,7 +54,7 @@ public final class QueryBench extends BenchCommand {
     @Option(names = "--work-dir", paramLabel = "DIR", description = "where to create the tree and databases")
     Path workDir;
     @Option(names = "--pattern", defaultValue = "q7x", paramLabel = "TEXT",
-            description = "text to search names for (3 characters match about 0.03 % of generated names)")
+            description = "text to search names for (3 characters match about 0.03 %% of generated names)")
     String pattern;
     @Option(names = "--engines", split = ",", defaultValue = "sqlite,postgres", paramLabel = "ENGINE",
             description = "engines to run: ${COMPLETION-CANDIDATES}")
