@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What MySQL and MariaDB share: both run fsindex on InnoDB with the same schema script and the same statements; the
@@ -128,26 +127,10 @@ public abstract class InnoDbDialect implements Dialect {
         return new LocalInfileLoader(this, t);
     }
 
-    /**
-     * Both engines' scripts, which live beside this class (a subclass in another package has none of its own).
-     *
-     * @param version the schema version the script brings the tables to
-     * @return the script, or empty if there is no such version
-     */
+    /** Both engines' schema scripts live beside this class (a subclass in another package has none of its own). */
     @Override
-    public Optional<String> schemaScript(int version) {
-        return Dialect.resource(InnoDbDialect.class, "schema/V" + version + ".sql");
-    }
-
-    /**
-     * Both engines' script creating the tables at {@code version} at once, beside this class like the others.
-     *
-     * @param version the schema version the script creates the tables at
-     * @return the script, or empty if there is none for that version
-     */
-    @Override
-    public Optional<String> createSchemaScript(int version) {
-        return Dialect.resource(InnoDbDialect.class, "schema/create/V" + version + ".sql");
+    public Class<?> scriptsBeside() {
+        return InnoDbDialect.class;
     }
 
     /** MySQL and MariaDB refuse a longer table, index or constraint name (error 1059). */

@@ -61,7 +61,7 @@ public interface Dialect {
      * this dialect has no such version.
      */
     default Optional<String> schemaScript(int version) {
-        return resource(getClass(), "schema/V" + version + ".sql");
+        return resource(scriptsBeside(), "schema/V" + version + ".sql");
     }
 
     /**
@@ -74,7 +74,7 @@ public interface Dialect {
      * ({@link #plainForeignKeySchemaScript}).
      */
     default Optional<String> createSchemaScript(int version) {
-        return resource(getClass(), "schema/create/V" + version + ".sql");
+        return resource(scriptsBeside(), "schema/create/V" + version + ".sql");
     }
 
     /**
@@ -95,7 +95,7 @@ public interface Dialect {
      * no such resource) where the variant runs the ordinary script.
      */
     default Optional<String> plainForeignKeySchemaScript(int version) {
-        return resource(getClass(), "schema/plain-foreign-keys/V" + version + ".sql");
+        return resource(scriptsBeside(), "schema/plain-foreign-keys/V" + version + ".sql");
     }
 
     /**
@@ -107,10 +107,17 @@ public interface Dialect {
     }
 
     /**
-     * The text of resource {@code name} beside class {@code owner}, or empty if there is none; for a dialect whose
-     * scripts live beside another class than its own (a base class in another package).
+     * The class whose package holds the schema scripts (the resources the script methods read): the dialect's own by
+     * default; a dialect that inherits its scripts from a base class in another package names that class.
      */
-    static Optional<String> resource(Class<?> owner, String name) {
+    default Class<?> scriptsBeside() {
+        return getClass();
+    }
+
+    /**
+     * The text of resource {@code name} beside class {@code owner}, or empty if there is none.
+     */
+    private static Optional<String> resource(Class<?> owner, String name) {
         try (InputStream in = owner.getResourceAsStream(name)) {
             return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
