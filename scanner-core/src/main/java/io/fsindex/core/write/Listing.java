@@ -43,8 +43,10 @@ final class Listing {
      * compared, and what is missing is found once all parts are in.
      */
     private final boolean part;
-    /** For a part, the names it tried to insert: its added rows are found by name, not by directory. */
-    private final List<String> triedNames;
+    /** The names it tried to insert, by which its added rows are found where the directory cannot tell them. */
+    private final List<String> triedNames = new ArrayList<>();
+    /** A row this transaction inserted elsewhere was moved here (see {@link #addedRowsNeedNames}). */
+    private boolean tookOwnNewRow;
     private boolean owned;
     /** The directory is one of {@link WriteContext#freshDirs}: nothing but this listing's rows can be below it. */
     private boolean fresh;
@@ -73,7 +75,6 @@ final class Listing {
         this.dir = dir;
         this.entries = entries;
         this.part = part;
-        this.triedNames = part ? new ArrayList<>() : null;
     }
 
     /** The directory listed. */
@@ -101,9 +102,18 @@ final class Listing {
         return part;
     }
 
-    /** For a part, the names it tried to insert, in order; null for a whole listing. */
+    /** The names it tried to insert, in order. */
     List<String> triedNames() {
         return triedNames;
+    }
+
+    /**
+     * True if the rows this listing inserted must be found by the names it tried to insert rather than as this scan's
+     * new rows below the directory: for a part (the directory holds every part's rows), and for a listing that took
+     * over a row this transaction inserted elsewhere (which is below the directory now, as new as its own rows).
+     */
+    boolean addedRowsNeedNames() {
+        return part || tookOwnNewRow;
     }
 
     /** Records whether the directory is one this scan inserted, so that it has no rows to compare the listing with. */
@@ -156,9 +166,7 @@ final class Listing {
     /** Records that the row for entry {@code i} is about to be inserted. */
     void tryInserting(int i) {
         triedInserting++;
-        if (part) {
-            triedNames.add(entries.get(i).name());
-        }
+        triedNames.add(entries.get(i).name());
     }
 
     /** True if rows were inserted without learning their ids, so they must be read back to be recorded. */
@@ -254,8 +262,12 @@ final class Listing {
         tryInserting(i);
     }
 
-    /** Entry {@code i} took over the moved row {@code id}, which brought {@code descendantsBack} rows back. */
-    void movedHere(int i, long id, long descendantsBack) {
+    /**
+     * Entry {@code i} took over the moved row {@code id}, which brought {@code descendantsBack} rows back;
+     * {@code ownNewRow} if this transaction inserted that row (elsewhere).
+     */
+    void movedHere(int i, long id, long descendantsBack, boolean ownNewRow) {
+        tookOwnNewRow |= ownNewRow;
         ids[i] = id;
         seen[i] = MOVED;
         moved++;

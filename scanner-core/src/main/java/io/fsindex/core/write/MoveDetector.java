@@ -80,7 +80,7 @@ final class MoveDetector {
                 }
                 Moved m = byKey ? tryMove(l.dir(), e, above, matched) : tryMoveByFingerprint(l.dir(), e, matched);
                 if (m != null) {
-                    l.movedHere(i, m.id(), m.descendantsBack());
+                    l.movedHere(i, m.id(), m.descendantsBack(), m.id() > log.floor());
                 }
             }
         }

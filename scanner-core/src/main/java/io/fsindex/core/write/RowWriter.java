@@ -166,30 +166,25 @@ final class RowWriter {
      * Records every row this transaction inserted below the listings' directories as added, and sets each
      * listing's {@code inserted}: counts them per directory now, and writes them (numbered by directory id and
      * then row id) once the head is locked. Only this scan's rows count: a newer scan may meanwhile have
-     * inserted its own root below one of these directories, and recorded it itself.
+     * inserted its own root below one of these directories, and recorded it itself. A listing whose rows the
+     * directory cannot tell ({@link Listing#addedRowsNeedNames}) is counted and recorded by its names, and then
+     * the wave's listings one by one.
      */
     void recordInserted(List<Listing> owned) throws SQLException {
+        if (owned.stream().anyMatch(Listing::addedRowsNeedNames)) {
+            List<Listing> byDir = new ArrayList<>(owned);
+            byDir.sort(java.util.Comparator.comparingLong(l -> l.dir().id()));
+            for (Listing l : byDir) {
+                recordInsertedByName(l);
+            }
+            return;
+        }
         Map<Long, Long> counts = new HashMap<>();
-        Listing part = ListingWaves.onlyPart(owned);
-        if (part != null) {
-            // A part of a huge directory: probing its own names is cheap, going through every row below the
-            // directory (as the statement over directories does) would cost the whole directory per part.
-            long[] count = {0};
-            ConnectionStatements.inPieces(part.triedNames(), st.insertedNamed, (names, n) -> {
-                try (ResultSet rs = ctx.forNames(st.insertedNamed, part.dir().id(), names, n).set("floor", log.floor())
-                        .set("scan", scan).statement.executeQuery()) {
-                    rs.next();
-                    count[0] += rs.getLong(1);
-                }
-            });
-            counts.put(part.dir().id(), count[0]);
-        } else {
-            long[] dirIds = owned.stream().mapToLong(l -> l.dir().id()).toArray();
-            try (ResultSet rs = ctx.forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", log.floor())
-                    .set("scan", scan).statement.executeQuery()) {
-                while (rs.next()) {
-                    counts.put(rs.getLong(1), rs.getLong(2));
-                }
+        long[] dirIds = owned.stream().mapToLong(l -> l.dir().id()).toArray();
+        try (ResultSet rs = ctx.forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", log.floor())
+                .set("scan", scan).statement.executeQuery()) {
+            while (rs.next()) {
+                counts.put(rs.getLong(1), rs.getLong(2));
             }
         }
         List<Listing> withRows = new ArrayList<>();
@@ -205,7 +200,26 @@ final class RowWriter {
         withRows.sort(java.util.Comparator.comparingLong(l -> l.dir().id()));
         log.added(withRows.stream().mapToLong(l -> l.dir().id()).toArray(),
                 withRows.stream().map(Listing::dirPath).toArray(String[]::new),
-                withRows.stream().mapToLong(Listing::insertedCount).toArray(),
-                part != null ? part.triedNames() : null);
+                withRows.stream().mapToLong(Listing::insertedCount).toArray(), null);
+    }
+
+    /**
+     * Records the rows listing {@code l} inserted as added, found by the names it tried to insert: probing its own
+     * names is cheap where going through every row below the directory would cost a huge directory's every row per
+     * part, and a row moved here that this transaction inserted elsewhere is no row of this listing.
+     */
+    private void recordInsertedByName(Listing l) throws SQLException {
+        long[] count = {0};
+        ConnectionStatements.inPieces(l.triedNames(), st.insertedNamed, (names, n) -> {
+            try (ResultSet rs = ctx.forNames(st.insertedNamed, l.dir().id(), names, n).set("floor", log.floor())
+                    .set("scan", scan).statement.executeQuery()) {
+                rs.next();
+                count[0] += rs.getLong(1);
+            }
+        });
+        l.setInserted(count[0]);
+        if (count[0] > 0) {
+            log.added(new long[] {l.dir().id()}, new String[] {l.dirPath()}, new long[] {count[0]}, l.triedNames());
+        }
     }
 }

@@ -84,6 +84,48 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
     }
 
     /**
+     * A row one wave inserted and the next wave moved into a directory where that wave inserts rows too is recorded
+     * once as added, at its first place: where added rows are read back from the directories they went into
+     * (MySQL), the moved row is below the second directory too, written by this scan and above the transaction's
+     * floor like the rows inserted there, and must not be counted with them.
+     */
+    @Test
+    void aRowMovedIntoADirectoryWhoseWaveInsertsRowsIsAddedOnce() throws Exception {
+        Path root = tree("a/n/", "seed.txt");
+        Path a = root.resolve("a");
+        Path n = a.resolve("n");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long aId = index.lookup(a).orElseThrow().id();
+        long rootId = index.lookup(root).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+
+        Files.writeString(a.resolve("f.txt"), "moves between two listings");
+        Files.writeString(n.resolve("g.txt"), "inserted beside the moved row");
+        NioWalker walker = new NioWalker();
+        List<WalkedEntry> listingOfA = walker.list(a).entries();
+        Files.move(a.resolve("f.txt"), n.resolve("f.txt"));
+        List<WalkedEntry> listingOfN = walker.list(n).entries();
+
+        try (Connection c = IndexInternals.of(index).db().connect()) {
+            SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, a.toString()));
+            List<ListingWaves.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
+                    Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
+                    List.of(listingOfA, listingOfN));
+            assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
+            assertThat(results.get(1).applied().added()).as("rows added in n").isEqualTo(1);
+            sink.finish(true);
+        }
+
+        List<String> changes = index.changesSince(cursor, 100).changes().stream()
+                .map(ch -> ch.type() + " " + root.relativize(ch.path())).toList();
+        assertThat(changes).hasSize(4);
+        assertThat(changes.subList(0, 2)).as("the first wave's changes, in an engine's order")
+                .containsExactlyInAnyOrder("ADDED a/f.txt", "MODIFIED a/n");
+        assertThat(changes.subList(2, 4)).containsExactly("MOVED a/n/f.txt", "ADDED a/n/g.txt");
+    }
+
+    /**
      * The children of a directory the scan inserted itself, and only those, go through the engine's bulk loader where
      * it has one ({@link io.fsindex.core.spi.Dialect#bulkLoader}): nothing can be below such a directory but a newer
      * partial scan's root ({@code ScanRootRaceConformanceTest} has that case). Each row is recorded once, and added to the
