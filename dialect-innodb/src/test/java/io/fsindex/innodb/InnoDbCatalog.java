@@ -7,6 +7,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What MySQL and MariaDB say about a table beyond the JDBC metadata (checks, character sets and collations, generated
@@ -14,9 +16,13 @@ import java.util.Locale;
  * MySQL makes up for unnamed checks ({@code <table>_chk_<n>}, numbered in the order they were added) and without the
  * commas that depend on a line's place. A check's string literals lose their character set introducer
  * ({@code _utf8mb4'FILE'}): MySQL writes the connection's when it creates a check and the column's when an
- * {@code ALTER TABLE} rebuilds the table, which compares the same.
+ * {@code ALTER TABLE} rebuilds the table, which compares the same. The order of a table's keys is a fact of its own,
+ * since the comparison sorts the lines and the optimizer may break a tie between two keys by it.
  */
 final class InnoDbCatalog {
+    /** A key's line, its name in the group: {@code KEY `files_tree` (...)}, {@code UNIQUE KEY ...}, and so on. */
+    private static final Pattern KEY = Pattern.compile("(PRIMARY) KEY|(?:UNIQUE |FULLTEXT |SPATIAL )?KEY (`[^`]*`)");
+
     private InnoDbCatalog() {
     }
 
@@ -38,12 +44,18 @@ final class InnoDbCatalog {
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SHOW CREATE TABLE `" + table + "`")) {
                 rs.next();
+                List<String> keys = new ArrayList<>();
                 for (String line : rs.getString(2).split("\n")) {
                     String fact = line.strip().replaceAll(",$", "")
                             .replaceAll("CONSTRAINT `[^`]*_chk_\\d+` ", "CONSTRAINT ")
                             .replaceAll("_(utf8mb4|ascii)'", "'");
                     lines.add(table + ": " + fact);
+                    Matcher key = KEY.matcher(fact);
+                    if (key.lookingAt()) {
+                        keys.add(key.group(1) != null ? key.group(1) : key.group(2));
+                    }
                 }
+                lines.add(table + ": keys in order " + String.join(", ", keys));
             }
         }
         return lines;

@@ -1,5 +1,6 @@
 package io.fsindex.mariadb;
 
+import io.fsindex.innodb.InnoDbDialect;
 import io.fsindex.innodb.InnoDbSchemaCreationTest;
 import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.TestDatabase;
@@ -8,5 +9,10 @@ class MariaDbSchemaCreationTest extends InnoDbSchemaCreationTest {
     @Override
     protected TestDatabase database() {
         return TestServer.mariadb().database();
+    }
+
+    @Override
+    protected InnoDbDialect dialect() {
+        return new MariaDbDialect();
     }
 }

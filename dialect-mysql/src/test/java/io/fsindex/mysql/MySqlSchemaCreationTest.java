@@ -1,5 +1,6 @@
 package io.fsindex.mysql;
 
+import io.fsindex.innodb.InnoDbDialect;
 import io.fsindex.innodb.InnoDbSchemaCreationTest;
 import io.fsindex.innodb.TestServer;
 import io.fsindex.testkit.TestDatabase;
@@ -8,5 +9,10 @@ class MySqlSchemaCreationTest extends InnoDbSchemaCreationTest {
     @Override
     protected TestDatabase database() {
         return TestServer.mysql().database();
+    }
+
+    @Override
+    protected InnoDbDialect dialect() {
+        return new MySqlDialect();
     }
 }
