@@ -58,7 +58,9 @@ final class InnoDbStatements implements DialectStatements {
     /**
      * {@code FORCE INDEX} on the tree index. Once InnoDB's statistics of a table were refreshed after a rescan, MySQL
      * planned the step through the index on {@code gone_at} instead ({@code gone_at IS NULL} matching every live row)
-     * and so read all live rows once per directory, which grows with the square of the index.
+     * and so read all live rows once per directory, which grows with the square of the index. A directory's size sums
+     * and a find under a directory read each walked directory's live rows by the same two conditions, so they are held
+     * to the same index, which also holds the sizes and times they read.
      */
     @Override
     public Table<?> filesForDirectoryWalk(FsTables t, String alias) {

@@ -1,12 +1,12 @@
 package io.fsindex.innodb;
 
+import io.fsindex.testkit.RawIndex;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,19 +28,8 @@ final class InnoDbCatalog {
 
     /** The lines for the tables whose names start with {@code prefix}, each led by its table's name. */
     static List<String> of(Connection c, String prefix) throws SQLException {
-        List<String> tables = new ArrayList<>();
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT TABLE_NAME FROM information_schema.TABLES"
-                     + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'")) {
-            while (rs.next()) {
-                String name = rs.getString(1);
-                if (name.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
-                    tables.add(name);
-                }
-            }
-        }
         List<String> lines = new ArrayList<>();
-        for (String table : tables) {
+        for (String table : RawIndex.tableNames(c, prefix)) {
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SHOW CREATE TABLE `" + table + "`")) {
                 rs.next();

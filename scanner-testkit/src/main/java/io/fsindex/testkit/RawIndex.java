@@ -5,6 +5,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /** Plain JDBC on a test database, bypassing fsindex, to look at what fsindex left in its tables. */
 public final class RawIndex {
@@ -54,17 +57,23 @@ public final class RawIndex {
 
     /** How many tables of the connection's schema have names that start with the prefix, in any case. */
     public long tableCount() throws SQLException {
-        long count = 0;
-        try (Connection c = connect();
-             ResultSet rs = c.getMetaData().getTables(c.getCatalog(), c.getSchema(), null, new String[] {"TABLE"})) {
+        try (Connection c = connect()) {
+            return tableNames(c, prefix).size();
+        }
+    }
+
+    /** The tables of {@code c}'s schema whose names start with {@code prefix}, in any case, as the engine stores them. */
+    public static List<String> tableNames(Connection c, String prefix) throws SQLException {
+        List<String> tables = new ArrayList<>();
+        try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), c.getSchema(), null, new String[] {"TABLE"})) {
             while (rs.next()) {
-                if (rs.getString("TABLE_NAME").toLowerCase(java.util.Locale.ROOT)
-                        .startsWith(prefix.toLowerCase(java.util.Locale.ROOT))) {
-                    count++;
+                String name = rs.getString("TABLE_NAME");
+                if (name.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
+                    tables.add(name);
                 }
             }
         }
-        return count;
+        return tables;
     }
 
     /** Rows still marked stale. */

@@ -29,17 +29,8 @@ final class SchemaCatalog {
     /** The catalog of the tables whose names start with {@code prefix}, in any case, sorted. */
     static List<String> of(Connection c, String prefix) throws SQLException {
         DatabaseMetaData md = c.getMetaData();
-        List<String> tables = new ArrayList<>();
-        try (ResultSet rs = md.getTables(c.getCatalog(), c.getSchema(), null, new String[] {"TABLE"})) {
-            while (rs.next()) {
-                String name = rs.getString("TABLE_NAME");
-                if (name.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
-                    tables.add(name);
-                }
-            }
-        }
         TreeSet<String> facts = new TreeSet<>();
-        for (String table : tables) {
+        for (String table : RawIndex.tableNames(c, prefix)) {
             String at = "table " + table;
             facts.add(at);
             try (ResultSet rs = md.getColumns(c.getCatalog(), c.getSchema(), table, null)) {

@@ -53,12 +53,14 @@ final class DirectoryWalk {
     }
 
     /**
-     * The rows of {@code rows} (the files table under an alias) below the walk's directories, the walk read first
-     * ({@link DialectStatements#rowsBelowWalk}); the statement states {@code rows.parent = d.id} in its
-     * {@code WHERE} clause.
+     * The rows of the files table, under {@code alias}, below the walk's directories: the walk read first ({@link
+     * DialectStatements#rowsBelowWalk}), each directory's rows read as the dialect reads a walked directory's ({@link
+     * DialectStatements#filesForDirectoryWalk}). The statement states {@code alias.parent = d.id} in its {@code WHERE}
+     * clause.
      */
-    static Table<?> rows(DialectStatements own, Table<?> rows) {
-        return own.rowsBelowWalk(table(), rows, field(name(rows.getName(), "parent"), Long.class).eq(id()));
+    static Table<?> rows(FsTables t, DialectStatements own, String alias) {
+        return own.rowsBelowWalk(table(), own.filesForDirectoryWalk(t, alias),
+                field(name(alias, "parent"), Long.class).eq(id()));
     }
 
     /** The walk as a table in a {@code FROM} clause. */

@@ -171,7 +171,7 @@ final class Finds {
         boolean indexed = searchIndexed(c, names);
         Sql sql = rendered(Statement.WALK, query, names, indexed, most + 1, () -> Sql.render(ctx, ctx.withRecursive(
                         DirectoryWalk.directories(t, own, t.id.eq(param("top", Long.class))))
-                .select(col("m", t.id)).from(DirectoryWalk.rows(own, t.files.as("m")))
+                .select(col("m", t.id)).from(DirectoryWalk.rows(t, own, "m"))
                 .where(col("m", t.parent).eq(DirectoryWalk.id()))
                 .and(matches("m", query, names, indexed))
                 .orderBy(col("m", t.id)).limit(inline(most + 1))));

@@ -234,7 +234,7 @@ public final class Queries {
                 .select(top.as("top"), bytes.as("bytes"), SizeSums.files().as("files"),
                         SizeSums.directories().as("directories"))
                 .from(DirectoryWalk.table())
-                .leftJoin(t.files.as("r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
+                .leftJoin(own.filesForDirectoryWalk(t, "r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
     }
 
     /** The live entries' columns from the whole index, or from below directory {@code :top}. */
@@ -253,7 +253,7 @@ public final class Queries {
         }
         return ctx.withRecursive(DirectoryWalk.directories(t, own, t.id.eq(param("top", Long.class))))
                 .select(columns)
-                .from(DirectoryWalk.rows(own, t.files.as("r"))).where(r(t.parent).eq(DirectoryWalk.id()));
+                .from(DirectoryWalk.rows(t, own, "r")).where(r(t.parent).eq(DirectoryWalk.id()));
     }
 
     private SelectJoinStep<Record> selectEntries() {

@@ -179,8 +179,9 @@ public interface DialectStatements {
     }
 
     /**
-     * The files table under alias {@code alias}, for a walk's step down a subtree's directories, which looks up each
-     * directory's live directories by {@code (parent, kind, gone_at)}: read through the tree index
+     * The files table under alias {@code alias}, for reading the rows of the directories a walk reached by their
+     * parent: a walk's step down (each directory's live directories, by {@code (parent, kind, gone_at)}), and the rows
+     * a directory's size sums or a find under a directory reads (by parent, live ones). Read through the tree index
      * ({@code <prefix>files_tree}) where the engine's planner may pick another (as written by default).
      */
     default org.jooq.Table<?> filesForDirectoryWalk(FsTables t, String alias) {
