@@ -133,7 +133,7 @@ class PostgresReferencesTest {
         assertThat(foreignKeysOfFiles(o)).isEqualTo(3);
 
         try (FsIndex index = db.builder(old).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(7);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(8);
         }
         assertThat(one.queryLong("SELECT count(*) FROM " + o.filesName())).isEqualTo(2);
         assertThat(foreignKeysOfFiles(o)).as("only content_hash stays a foreign key").isEqualTo(1);
@@ -192,7 +192,7 @@ class PostgresReferencesTest {
                 + t.scopesName() + ", " + prefix + "scan_ids");
 
         try (FsIndex index = db.builder(prefix).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(7);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(8);
         }
         long again = one.newScan();
         assertForeignKeyViolation(() -> insert(one, 987_654_321L, "orphan", "FILE", again));

@@ -49,7 +49,7 @@ class PostgresSchemaTest {
             creator.commit();
 
             try (FsIndex index = opening.get(60, TimeUnit.SECONDS)) {
-                assertThat(index.info(1).schemaVersion()).isEqualTo(7);
+                assertThat(index.info(1).schemaVersion()).isEqualTo(8);
             }
             assertThat(monitor.queryLong("SELECT count(*) FROM " + t.schemaName())).isEqualTo(1);
         }

@@ -123,7 +123,8 @@ class SqliteLoggingTest {
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 4 to 5",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 5 to 6",
                             "migrating fsindex's tables fsindex_* in the SQLite database from version 6 to 7",
-                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 7"
+                            "migrating fsindex's tables fsindex_* in the SQLite database from version 7 to 8",
+                            "migrated fsindex's tables fsindex_* in the SQLite database: now at version 8"
                                     + " (were at 1)");
         }
         try (Capture log = CapturingLogProvider.capture()) {

@@ -8,6 +8,7 @@ import io.fsindex.api.FsIndexException;
 import io.fsindex.api.SchemaException;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.SchemaMode;
+import io.fsindex.core.schema.SchemaManager;
 import io.fsindex.testkit.ChildJvm;
 import io.fsindex.testkit.Trees;
 import java.io.InputStream;
@@ -51,10 +52,10 @@ class SqliteSchemaTest {
     @Test
     void aFreshDatabaseGetsTheCurrentSchemaVersionAndItsTables() throws Exception {
         try (FsIndex index = open(SchemaMode.MIGRATE)) {
-            assertThat(index.info(0).schemaVersion()).isEqualTo(7);
+            assertThat(index.info(0).schemaVersion()).isEqualTo(8);
             assertThat(index.databaseName()).isEqualTo("SQLite");
         }
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(7);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(8);
         assertThat(tableNames(url())).contains("fsindex_files", "fsindex_scans", "fsindex_schema", "fsindex_contents",
                 "fsindex_changes", "fsindex_feed");
     }
@@ -109,7 +110,7 @@ class SqliteSchemaTest {
                 .hasMessageContaining("fsindex_files lacks column(s) listed_by");
         assertThatThrownBy(() -> open(SchemaMode.VALIDATE))
                 .isInstanceOf(SchemaException.class)
-                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version 7");
+                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version 8");
         assertThat(dump(url())).isEqualTo(before);
     }
 
@@ -148,7 +149,7 @@ class SqliteSchemaTest {
      */
     @Test
     void validatePassesAfterTheShippedScriptIsAppliedByHand() throws Exception {
-        applyScripts("app_", 1, 7);
+        applyScripts("app_", 1, SchemaManager.CURRENT_VERSION);
         long schemaVersion = RawSqlite.queryLong(url(), "PRAGMA schema_version");
 
         Path root = tmp.resolve("tree");
@@ -172,7 +173,7 @@ class SqliteSchemaTest {
                 "INSERT INTO fsindex_files (id, parent, name, kind, scan_id) VALUES (7, NULL, 'kept', 'FILE', 1)");
 
         try (FsIndex index = open(SchemaMode.MIGRATE)) {
-            assertThat(index.info(0).schemaVersion()).isEqualTo(7);
+            assertThat(index.info(0).schemaVersion()).isEqualTo(8);
             index.scan(root);
             assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
         }
@@ -234,7 +235,7 @@ class SqliteSchemaTest {
             children.destroyAll();
         }
         assertThat(RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_schema")).isEqualTo(1);
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(7);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(8);
     }
 
     @Test

@@ -78,7 +78,7 @@ public abstract class ScanIdOrderConformanceTest extends IndexTest {
                 + " 'COMPLETED', 1, 1)");
 
         FsIndex index = reopenIndex();
-        assertThat(index.info(1).schemaVersion()).isEqualTo(7);
+        assertThat(index.info(1).schemaVersion()).isEqualTo(8);
         assertThat(raw.queryLong("SELECT last_id FROM ${prefix}scan_ids")).isEqualTo(40);
         assertThat(index.scan(tree("a.txt")).scanId()).isEqualTo(41);
     }

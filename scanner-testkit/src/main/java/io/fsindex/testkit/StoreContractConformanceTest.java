@@ -91,7 +91,7 @@ public abstract class StoreContractConformanceTest extends IndexTest {
             assertThat(reader).isNotInstanceOf(FsIndex.class);
             assertThat(reader.lookup(root.resolve("a.txt"))).isPresent();
             assertThat(reader.children(root.resolve("d"))).extracting(FileEntry::name).containsExactly("b.txt");
-            assertThat(reader.info(5).schemaVersion()).isEqualTo(7);
+            assertThat(reader.info(5).schemaVersion()).isEqualTo(8);
             assertThat(kept.connections).isNotEmpty();
             for (Connection c : kept.connections) {
                 try (Statement s = c.createStatement()) {

@@ -14,9 +14,9 @@ import org.jooq.Table;
 
 /**
  * Walks a subtree by its live directories only, so that a question about everything below a directory costs one
- * lookup per directory in the files table's tree index ({@code parent, kind, size, mtime}, schema version 7), not
- * one per entry; the entries of each directory are then read from that index, whose columns answer sizes and the
- * size and time ranges without the table's rows.
+ * lookup per directory in the files table's tree index ({@code parent, kind} first), not one per entry; the entries
+ * of each directory are then read from that index, whose columns answer sizes and the size and time ranges without
+ * the table's rows.
  */
 final class DirectoryWalk {
     /** The walk's name in a statement. */

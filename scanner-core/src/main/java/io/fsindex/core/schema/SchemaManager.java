@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 public final class SchemaManager {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaManager.class);
     /** The schema version this build of fsindex writes and reads. */
-    public static final int CURRENT_VERSION = 7;
+    public static final int CURRENT_VERSION = 8;
 
     private final Database db;
     private final TableNames t;

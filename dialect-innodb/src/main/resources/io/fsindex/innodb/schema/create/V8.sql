@@ -1,5 +1,5 @@
--- fsindex schema version 7 for MySQL 8.0+ and MariaDB 10.6+, created at once in an empty database: the tables the
--- scripts V1.sql to V7.sql beside this one leave, and nothing else (a test compares the two catalogs on both
+-- fsindex schema version 8 for MySQL 8.0+ and MariaDB 10.6+, created at once in an empty database: the tables the
+-- scripts V1.sql to V8.sql beside this one leave, and nothing else (a test compares the two catalogs on both
 -- engines). Those scripts say why each column, key and check is there; an index made by an older fsindex is brought
 -- to this version by them, and a change to the schema is a new V<n>.sql and a new create/V<n>.sql.
 -- Created in one go, so InnoDB builds each table once instead of rebuilding files and scans for every ALTER.
@@ -119,4 +119,4 @@ CREATE TABLE ${prefix}scan_ids (
 
 INSERT INTO ${prefix}feed (id, last_seq, pruned_through) VALUES (1, 0, 0);
 INSERT INTO ${prefix}scan_ids (id, last_id) VALUES (1, 0);
-INSERT INTO ${prefix}schema (version) VALUES (7);
+INSERT INTO ${prefix}schema (version) VALUES (8);
