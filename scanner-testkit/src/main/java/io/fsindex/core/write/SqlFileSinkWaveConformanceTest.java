@@ -50,25 +50,11 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
         Path a = root.resolve("a");
         FsIndex index = openIndex();
         index.scan(root);
-        long aId = index.lookup(a).orElseThrow().id();
-        long rootId = index.lookup(root).orElseThrow().id();
         long cursor = index.changeFeedEnd();
 
         Files.writeString(a.resolve("f.txt"), "moves between two listings");
         Path n = Files.createDirectories(a.resolve("n"));
-        NioWalker walker = new NioWalker();
-        List<WalkedEntry> listingOfA = walker.list(a).entries();
-        Files.move(a.resolve("f.txt"), n.resolve("f.txt"));
-        List<WalkedEntry> listingOfN = walker.list(n).entries();
-
-        try (Connection c = IndexInternals.of(index).db().connect()) {
-            SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, a.toString()));
-            List<ListingWaves.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
-                    Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
-                    List.of(listingOfA, listingOfN));
-            assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
-            sink.finish(true);
-        }
+        applyWithFileMovedBetweenListings(index, root, "f.txt");
 
         List<Change> changes = index.changesSince(cursor, 100).changes();
         assertThat(changes).hasSize(3);
@@ -96,26 +82,12 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
         Path n = a.resolve("n");
         FsIndex index = openIndex();
         index.scan(root);
-        long aId = index.lookup(a).orElseThrow().id();
-        long rootId = index.lookup(root).orElseThrow().id();
         long cursor = index.changeFeedEnd();
 
         Files.writeString(a.resolve("f.txt"), "moves between two listings");
         Files.writeString(n.resolve("g.txt"), "inserted beside the moved row");
-        NioWalker walker = new NioWalker();
-        List<WalkedEntry> listingOfA = walker.list(a).entries();
-        Files.move(a.resolve("f.txt"), n.resolve("f.txt"));
-        List<WalkedEntry> listingOfN = walker.list(n).entries();
-
-        try (Connection c = IndexInternals.of(index).db().connect()) {
-            SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, a.toString()));
-            List<ListingWaves.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
-                    Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
-                    List.of(listingOfA, listingOfN));
-            assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
-            assertThat(results.get(1).applied().added()).as("rows added in n").isEqualTo(1);
-            sink.finish(true);
-        }
+        List<ListingWaves.GroupResult> results = applyWithFileMovedBetweenListings(index, root, "f.txt");
+        assertThat(results.get(1).applied().added()).as("rows added in n").isEqualTo(1);
 
         List<String> changes = index.changesSince(cursor, 100).changes().stream()
                 .map(ch -> ch.type() + " " + root.relativize(ch.path())).toList();
@@ -123,6 +95,32 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
         assertThat(changes.subList(0, 2)).as("the first wave's changes, in an engine's order")
                 .containsExactlyInAnyOrder("ADDED a/f.txt", "MODIFIED a/n");
         assertThat(changes.subList(2, 4)).containsExactly("MOVED a/n/f.txt", "ADDED a/n/g.txt");
+    }
+
+    /**
+     * Lists {@code root/a}, moves its file {@code name} into {@code a/n}, lists {@code n}, and applies both listings as
+     * one group of a scan of {@code a} (so {@code n}'s in a second wave), as a real scan does when the file moves on
+     * disk between the walker's two listings; returns what each listing did.
+     */
+    private List<ListingWaves.GroupResult> applyWithFileMovedBetweenListings(FsIndex index, Path root, String name)
+            throws Exception {
+        Path a = root.resolve("a");
+        Path n = a.resolve("n");
+        long aId = index.lookup(a).orElseThrow().id();
+        long rootId = index.lookup(root).orElseThrow().id();
+        NioWalker walker = new NioWalker();
+        List<WalkedEntry> listingOfA = walker.list(a).entries();
+        Files.move(a.resolve(name), n.resolve(name));
+        List<WalkedEntry> listingOfN = walker.list(n).entries();
+        try (Connection c = IndexInternals.of(index).db().connect()) {
+            SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, a.toString()));
+            List<ListingWaves.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
+                    Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
+                    List.of(listingOfA, listingOfN));
+            assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
+            sink.finish(true);
+            return results;
+        }
     }
 
     /**
