@@ -10,6 +10,7 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanScope;
 import io.fsindex.api.ScopeException;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.SchemaScripts;
 import io.fsindex.core.internal.IndexInternals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -242,7 +243,7 @@ public abstract class ScopeConformanceTest extends IndexTest {
         raw.update("INSERT INTO ${prefix}scans (root, state, started_at, heartbeat_at) VALUES ('/old', 'COMPLETED',"
                 + " 1, 1)");
         FsIndex index = reopenIndex();
-        assertThat(index.info(1).schemaVersion()).isEqualTo(7);
+        assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaScripts.currentVersion());
         assertThat(raw.queryLong("SELECT COUNT(*) FROM ${prefix}scans")).isEqualTo(1);
         Path root = tree("a.log", "b.txt");
         index.setScope(root, ScanScope.defaults().withExcludes("*.log"));
