@@ -43,7 +43,10 @@ final class Listing {
      * compared, and what is missing is found once all parts are in.
      */
     private final boolean part;
-    /** The names it tried to insert, by which its added rows are found where the directory cannot tell them. */
+    /**
+     * The names it tried to insert, by which its added rows are found where the directory cannot tell them; kept only
+     * then ({@link #addedRowsNeedNames}, settled by the moves, which come before any insert).
+     */
     private final List<String> triedNames = new ArrayList<>();
     /** A row this transaction inserted elsewhere was moved here (see {@link #addedRowsNeedNames}). */
     private boolean tookOwnNewRow;
@@ -102,7 +105,7 @@ final class Listing {
         return part;
     }
 
-    /** The names it tried to insert, in order. */
+    /** The names it tried to insert, in order, where {@link #addedRowsNeedNames}; empty otherwise. */
     List<String> triedNames() {
         return triedNames;
     }
@@ -166,7 +169,9 @@ final class Listing {
     /** Records that the row for entry {@code i} is about to be inserted. */
     void tryInserting(int i) {
         triedInserting++;
-        triedNames.add(entries.get(i).name());
+        if (addedRowsNeedNames()) {
+            triedNames.add(entries.get(i).name());
+        }
     }
 
     /** True if rows were inserted without learning their ids, so they must be read back to be recorded. */

@@ -10,6 +10,7 @@ import io.fsindex.core.internal.Statements;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,20 +168,23 @@ final class RowWriter {
      * listing's {@code inserted}: counts them per directory now, and writes them (numbered by directory id and
      * then row id) once the head is locked. Only this scan's rows count: a newer scan may meanwhile have
      * inserted its own root below one of these directories, and recorded it itself. A listing whose rows the
-     * directory cannot tell ({@link Listing#addedRowsNeedNames}) is counted and recorded by its names, and then
-     * the wave's listings one by one.
+     * directory cannot tell ({@link Listing#addedRowsNeedNames}) is counted and recorded by its names instead.
      */
     void recordInserted(List<Listing> owned) throws SQLException {
-        if (owned.stream().anyMatch(Listing::addedRowsNeedNames)) {
-            List<Listing> byDir = new ArrayList<>(owned);
-            byDir.sort(java.util.Comparator.comparingLong(l -> l.dir().id()));
-            for (Listing l : byDir) {
+        List<Listing> byDir = new ArrayList<>();
+        for (Listing l : owned) {
+            if (l.addedRowsNeedNames()) {
                 recordInsertedByName(l);
+            } else {
+                byDir.add(l);
             }
+        }
+        if (byDir.isEmpty()) {
             return;
         }
+        byDir.sort(Comparator.comparingLong(l -> l.dir().id()));
         Map<Long, Long> counts = new HashMap<>();
-        long[] dirIds = owned.stream().mapToLong(l -> l.dir().id()).toArray();
+        long[] dirIds = byDir.stream().mapToLong(l -> l.dir().id()).toArray();
         try (ResultSet rs = ctx.forIds(st.insertedCounts, dirIds, dirIds.length).set("floor", log.floor())
                 .set("scan", scan).statement.executeQuery()) {
             while (rs.next()) {
@@ -188,7 +192,7 @@ final class RowWriter {
             }
         }
         List<Listing> withRows = new ArrayList<>();
-        for (Listing l : owned) {
+        for (Listing l : byDir) {
             l.setInserted(counts.getOrDefault(l.dir().id(), 0L));
             if (l.insertedCount() > 0) {
                 withRows.add(l);
@@ -197,7 +201,6 @@ final class RowWriter {
         if (withRows.isEmpty()) {
             return;
         }
-        withRows.sort(java.util.Comparator.comparingLong(l -> l.dir().id()));
         log.added(withRows.stream().mapToLong(l -> l.dir().id()).toArray(),
                 withRows.stream().map(Listing::dirPath).toArray(String[]::new),
                 withRows.stream().mapToLong(Listing::insertedCount).toArray(), null);

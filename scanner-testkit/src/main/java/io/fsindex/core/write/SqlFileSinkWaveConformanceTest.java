@@ -98,25 +98,54 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
     }
 
     /**
-     * Lists {@code root/a}, moves its file {@code name} into {@code a/n}, lists {@code n}, and applies both listings as
-     * one group of a scan of {@code a} (so {@code n}'s in a second wave), as a real scan does when the file moves on
-     * disk between the walker's two listings; returns what each listing did.
+     * A row moved into one directory of a wave changes how that directory's added rows are found, and only that
+     * directory's: the rows another directory of the same wave inserted are recorded added as ever.
      */
-    private List<ListingWaves.GroupResult> applyWithFileMovedBetweenListings(FsIndex index, Path root, String name)
-            throws Exception {
+    @Test
+    void theOtherDirectoriesOfAWaveThatTookAMovedRowRecordTheirAddedRows() throws Exception {
+        Path root = tree("a/n/", "a/m/", "seed.txt");
+        Path a = root.resolve("a");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long cursor = index.changeFeedEnd();
+
+        Files.writeString(a.resolve("f.txt"), "moves between two listings");
+        Files.writeString(a.resolve("n/g.txt"), "inserted beside the moved row");
+        Files.writeString(a.resolve("m/h.txt"), "inserted in the same wave");
+        applyWithFileMovedBetweenListings(index, root, "f.txt", "m");
+
+        assertThat(index.changesSince(cursor, 100).changes()).extracting(ch -> ch.type() + " "
+                + root.relativize(ch.path())).containsExactlyInAnyOrder("ADDED a/f.txt", "MODIFIED a/n",
+                "MODIFIED a/m", "MOVED a/n/f.txt", "ADDED a/n/g.txt", "ADDED a/m/h.txt");
+    }
+
+    /**
+     * Lists {@code root/a}, moves its file {@code name} into {@code a/n}, lists {@code n} and then the subdirectories
+     * {@code alsoListed} of {@code a}, and applies all as one group of a scan of {@code a} (so all but {@code a}'s in
+     * a second wave), as a real scan does when the file moves on disk between the walker's listings; returns what
+     * each listing did.
+     */
+    private List<ListingWaves.GroupResult> applyWithFileMovedBetweenListings(FsIndex index, Path root, String name,
+                                                                             String... alsoListed) throws Exception {
         Path a = root.resolve("a");
         Path n = a.resolve("n");
         long aId = index.lookup(a).orElseThrow().id();
         long rootId = index.lookup(root).orElseThrow().id();
         NioWalker walker = new NioWalker();
-        List<WalkedEntry> listingOfA = walker.list(a).entries();
+        List<Path> paths = new ArrayList<>(List.of(a, n));
+        List<FileSink.Directory> dirs = new ArrayList<>(Arrays.asList(new FileSink.Directory(aId, rootId, "a", a),
+                null));
+        List<List<WalkedEntry>> listings = new ArrayList<>(List.of(walker.list(a).entries()));
         Files.move(a.resolve(name), n.resolve(name));
-        List<WalkedEntry> listingOfN = walker.list(n).entries();
+        listings.add(walker.list(n).entries());
+        for (String sub : alsoListed) {
+            paths.add(a.resolve(sub));
+            dirs.add(null);
+            listings.add(walker.list(a.resolve(sub)).entries());
+        }
         try (Connection c = IndexInternals.of(index).db().connect()) {
             SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, a.toString()));
-            List<ListingWaves.GroupResult> results = sink.applyGroup(Arrays.asList(a, n),
-                    Arrays.asList(new FileSink.Directory(aId, rootId, "a", a), null),
-                    List.of(listingOfA, listingOfN));
+            List<ListingWaves.GroupResult> results = sink.applyGroup(paths, dirs, listings);
             assertThat(results).allSatisfy(r -> assertThat(r.applied()).isNotNull());
             sink.finish(true);
             return results;
