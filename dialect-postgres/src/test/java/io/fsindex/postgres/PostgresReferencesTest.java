@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.schema.SchemaManager;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.testkit.TestDatabase;
 import java.sql.SQLException;
@@ -133,7 +134,7 @@ class PostgresReferencesTest {
         assertThat(foreignKeysOfFiles(o)).isEqualTo(3);
 
         try (FsIndex index = db.builder(old).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(8);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaManager.CURRENT_VERSION);
         }
         assertThat(one.queryLong("SELECT count(*) FROM " + o.filesName())).isEqualTo(2);
         assertThat(foreignKeysOfFiles(o)).as("only content_hash stays a foreign key").isEqualTo(1);
@@ -192,7 +193,7 @@ class PostgresReferencesTest {
                 + t.scopesName() + ", " + prefix + "scan_ids");
 
         try (FsIndex index = db.builder(prefix).build()) {
-            assertThat(index.info(1).schemaVersion()).isEqualTo(8);
+            assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaManager.CURRENT_VERSION);
         }
         long again = one.newScan();
         assertForeignKeyViolation(() -> insert(one, 987_654_321L, "orphan", "FILE", again));

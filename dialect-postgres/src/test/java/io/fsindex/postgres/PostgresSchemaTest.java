@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fsindex.api.SchemaException;
 import io.fsindex.core.FsIndex;
+import io.fsindex.core.schema.SchemaManager;
 import io.fsindex.core.spi.FsTables;
 import io.fsindex.testkit.RawIndex;
 import io.fsindex.testkit.TestDatabase;
@@ -49,7 +50,7 @@ class PostgresSchemaTest {
             creator.commit();
 
             try (FsIndex index = opening.get(60, TimeUnit.SECONDS)) {
-                assertThat(index.info(1).schemaVersion()).isEqualTo(8);
+                assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaManager.CURRENT_VERSION);
             }
             assertThat(monitor.queryLong("SELECT count(*) FROM " + t.schemaName())).isEqualTo(1);
         }

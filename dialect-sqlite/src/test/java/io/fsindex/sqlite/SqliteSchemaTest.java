@@ -52,10 +52,10 @@ class SqliteSchemaTest {
     @Test
     void aFreshDatabaseGetsTheCurrentSchemaVersionAndItsTables() throws Exception {
         try (FsIndex index = open(SchemaMode.MIGRATE)) {
-            assertThat(index.info(0).schemaVersion()).isEqualTo(8);
+            assertThat(index.info(0).schemaVersion()).isEqualTo(SchemaManager.CURRENT_VERSION);
             assertThat(index.databaseName()).isEqualTo("SQLite");
         }
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(8);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(SchemaManager.CURRENT_VERSION);
         assertThat(tableNames(url())).contains("fsindex_files", "fsindex_scans", "fsindex_schema", "fsindex_contents",
                 "fsindex_changes", "fsindex_feed");
     }
@@ -110,7 +110,7 @@ class SqliteSchemaTest {
                 .hasMessageContaining("fsindex_files lacks column(s) listed_by");
         assertThatThrownBy(() -> open(SchemaMode.VALIDATE))
                 .isInstanceOf(SchemaException.class)
-                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version 8");
+                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version " + SchemaManager.CURRENT_VERSION);
         assertThat(dump(url())).isEqualTo(before);
     }
 
@@ -173,7 +173,7 @@ class SqliteSchemaTest {
                 "INSERT INTO fsindex_files (id, parent, name, kind, scan_id) VALUES (7, NULL, 'kept', 'FILE', 1)");
 
         try (FsIndex index = open(SchemaMode.MIGRATE)) {
-            assertThat(index.info(0).schemaVersion()).isEqualTo(8);
+            assertThat(index.info(0).schemaVersion()).isEqualTo(SchemaManager.CURRENT_VERSION);
             index.scan(root);
             assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
         }
@@ -235,7 +235,7 @@ class SqliteSchemaTest {
             children.destroyAll();
         }
         assertThat(RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_schema")).isEqualTo(1);
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(8);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(SchemaManager.CURRENT_VERSION);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.fsindex.api.ScanResult;
 import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.ScanIdAllocation;
+import io.fsindex.core.SchemaScripts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ public abstract class ScanIdOrderConformanceTest extends IndexTest {
                 + " 'COMPLETED', 1, 1)");
 
         FsIndex index = reopenIndex();
-        assertThat(index.info(1).schemaVersion()).isEqualTo(8);
+        assertThat(index.info(1).schemaVersion()).isEqualTo(SchemaScripts.currentVersion());
         assertThat(raw.queryLong("SELECT last_id FROM ${prefix}scan_ids")).isEqualTo(40);
         assertThat(index.scan(tree("a.txt")).scanId()).isEqualTo(41);
     }
