@@ -63,7 +63,7 @@ final class InnoDbStatements implements DialectStatements {
      * to the same index, which also holds the sizes and times they read.
      */
     @Override
-    public Table<?> filesForDirectoryWalk(FsTables t, String alias) {
+    public Table<?> filesByParent(FsTables t, String alias) {
         return t.files.as(alias).forceIndex(t.files.getName() + "_tree");
     }
 

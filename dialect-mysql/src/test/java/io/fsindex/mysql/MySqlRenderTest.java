@@ -96,7 +96,7 @@ class MySqlRenderTest {
     /** A walk's step reads the files table through the tree index, whatever the table's statistics say. */
     @Test
     void aDirectoryWalkReadsTheTreeIndex() {
-        assertThat(r.sql(org.jooq.impl.DSL.selectOne().from(dialect.statements().filesForDirectoryWalk(TABLES, "f"))))
+        assertThat(r.sql(org.jooq.impl.DSL.selectOne().from(dialect.statements().filesByParent(TABLES, "f"))))
                 .isEqualTo("select 1 as one from fsindex_files as f force index (fsindex_files_tree)");
     }
 }

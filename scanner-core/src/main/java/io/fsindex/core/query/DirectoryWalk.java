@@ -46,7 +46,7 @@ final class DirectoryWalk {
         return name(NAME).fields(columns).as(
                 select(anchorColumns).from(t.files).where(anchor).and(isDirectory(t.kind)).and(t.goneAt.isNull())
                         .unionAll(select(step)
-                                .from(own.walkStep(table(), own.filesForDirectoryWalk(t, "f"),
+                                .from(own.walkStep(table(), own.filesByParent(t, "f"),
                                         field(name("f", "parent"), Long.class).eq(id())))
                                 .where(isDirectory(field(name("f", "kind"), String.class)))
                                 .and(field(name("f", "gone_at"), Long.class).isNull())));
@@ -55,11 +55,11 @@ final class DirectoryWalk {
     /**
      * The rows of the files table, under {@code alias}, below the walk's directories: the walk read first ({@link
      * DialectStatements#rowsBelowWalk}), each directory's rows read as the dialect reads a walked directory's ({@link
-     * DialectStatements#filesForDirectoryWalk}). The statement states {@code alias.parent = d.id} in its {@code WHERE}
+     * DialectStatements#filesByParent}). The statement states {@code alias.parent = d.id} in its {@code WHERE}
      * clause.
      */
     static Table<?> rows(FsTables t, DialectStatements own, String alias) {
-        return own.rowsBelowWalk(table(), own.filesForDirectoryWalk(t, alias),
+        return own.rowsBelowWalk(table(), own.filesByParent(t, alias),
                 field(name(alias, "parent"), Long.class).eq(id()));
     }
 

@@ -234,7 +234,7 @@ public final class Queries {
                 .select(top.as("top"), bytes.as("bytes"), SizeSums.files().as("files"),
                         SizeSums.directories().as("directories"))
                 .from(DirectoryWalk.table())
-                .leftJoin(own.filesForDirectoryWalk(t, "r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
+                .leftJoin(own.filesByParent(t, "r")).on(r(t.parent).eq(DirectoryWalk.id())).and(live());
     }
 
     /** The live entries' columns from the whole index, or from below directory {@code :top}. */

@@ -179,12 +179,12 @@ public interface DialectStatements {
     }
 
     /**
-     * The files table under alias {@code alias}, for reading the rows of the directories a walk reached by their
-     * parent: a walk's step down (each directory's live directories, by {@code (parent, kind, gone_at)}), and the rows
+     * The files table under alias {@code alias}, for reading live rows by their parent, the directories a walk
+     * reached: a walk's step down (each directory's live directories, by {@code (parent, kind, gone_at)}), and the rows
      * a directory's size sums or a find under a directory reads (by parent, live ones). Read through the tree index
      * ({@code <prefix>files_tree}) where the engine's planner may pick another (as written by default).
      */
-    default org.jooq.Table<?> filesForDirectoryWalk(FsTables t, String alias) {
+    default org.jooq.Table<?> filesByParent(FsTables t, String alias) {
         return t.files.as(alias);
     }
 
