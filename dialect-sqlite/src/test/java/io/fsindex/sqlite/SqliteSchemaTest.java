@@ -55,7 +55,8 @@ class SqliteSchemaTest {
             assertThat(index.info(0).schemaVersion()).isEqualTo(SchemaManager.CURRENT_VERSION);
             assertThat(index.databaseName()).isEqualTo("SQLite");
         }
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(SchemaManager.CURRENT_VERSION);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema"))
+                .isEqualTo(SchemaManager.CURRENT_VERSION);
         assertThat(tableNames(url())).contains("fsindex_files", "fsindex_scans", "fsindex_schema", "fsindex_contents",
                 "fsindex_changes", "fsindex_feed");
     }
@@ -110,7 +111,8 @@ class SqliteSchemaTest {
                 .hasMessageContaining("fsindex_files lacks column(s) listed_by");
         assertThatThrownBy(() -> open(SchemaMode.VALIDATE))
                 .isInstanceOf(SchemaException.class)
-                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version " + SchemaManager.CURRENT_VERSION);
+                .hasMessageContaining("holds fsindex schema version 1 but this fsindex needs version "
+                        + SchemaManager.CURRENT_VERSION);
         assertThat(dump(url())).isEqualTo(before);
     }
 
@@ -235,7 +237,8 @@ class SqliteSchemaTest {
             children.destroyAll();
         }
         assertThat(RawSqlite.queryLong(url(), "SELECT COUNT(*) FROM fsindex_schema")).isEqualTo(1);
-        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema")).isEqualTo(SchemaManager.CURRENT_VERSION);
+        assertThat(RawSqlite.queryLong(url(), "SELECT version FROM fsindex_schema"))
+                .isEqualTo(SchemaManager.CURRENT_VERSION);
     }
 
     @Test

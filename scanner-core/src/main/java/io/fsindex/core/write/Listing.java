@@ -272,6 +272,10 @@ final class Listing {
      * {@code ownNewRow} if this transaction inserted that row (elsewhere).
      */
     void movedHere(int i, long id, long descendantsBack, boolean ownNewRow) {
+        if (ownNewRow && triedInserting > 0) {
+            // triedNames is kept only once addedRowsNeedNames says so: the names tried before would be missing.
+            throw new IllegalStateException("a move found after listing " + dirPath() + " inserted rows");
+        }
         tookOwnNewRow |= ownNewRow;
         ids[i] = id;
         seen[i] = MOVED;
