@@ -71,7 +71,7 @@ final class ChildJava {
      * this JDK or class path cannot have one.
      */
     private static Prepared prepare(Properties fsindex) {
-        String testClassPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String testClassPath = testClassPath();
         try {
             Path dir = Files.createTempDirectory("fsindex-child-classes");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> Trees.delete(dir)));
@@ -128,8 +128,14 @@ final class ChildJava {
         return settings;
     }
 
-    private static String java() {
+    /** This JVM's java command. */
+    static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** The class path of the test running in this JVM (Surefire's, not its booter jar's). */
+    static String testClassPath() {
+        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
 
     /** {@code classPath} with each directory replaced by a jar of it, written into {@code dir}. */

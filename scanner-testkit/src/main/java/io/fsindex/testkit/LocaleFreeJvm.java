@@ -3,7 +3,6 @@ package io.fsindex.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,9 +38,7 @@ public final class LocaleFreeJvm {
      * environment, for a caller that sets more variables or starts it itself.
      */
     public static ProcessBuilder java(String mainClass, String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("surefire.test.class.path",
-                System.getProperty("java.class.path")), mainClass));
+        List<String> command = new ArrayList<>(List.of(ChildJava.java(), "-cp", ChildJava.testClassPath(), mainClass));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().keySet().removeIf(LocaleFreeJvm::isLocaleVariable);
