@@ -60,7 +60,8 @@ public final class InnoDbServer implements AutoCloseable {
     private StandInLibraries libraries;
     private Process process;
 
-    private InnoDbServer(Engine engine, Path home, List<String> options) throws IOException {
+    /** A server of {@code engine} in {@code home}, not installed there yet ({@link #install} does). */
+    InnoDbServer(Engine engine, Path home, List<String> options) throws IOException {
         this.engine = engine;
         this.home = home;
         this.base = home.resolve("dist");
