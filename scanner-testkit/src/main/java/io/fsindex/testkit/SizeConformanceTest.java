@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fsindex.api.DirectorySize;
 import io.fsindex.api.IndexReader;
 import io.fsindex.api.ScanOptions;
+import io.fsindex.core.DialectChoices;
 import io.fsindex.core.FsIndex;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +26,9 @@ import org.junit.jupiter.api.Test;
  * ancestors, which another root scanned into the same index must not change.
  */
 public abstract class SizeConformanceTest extends IndexTest {
+    /** The whole-table sum's guard, a common table expression with a column named {@code sole}. */
+    private static final Pattern WHOLE_TABLE_SUM = Pattern.compile("\\bsole\\b");
+
     @Test
     void directorySizesAddUpWhatAWalkFinds() throws IOException {
         Path root = QueryTrees.random(tree(), new Random(7), 150);
@@ -80,6 +85,21 @@ public abstract class SizeConformanceTest extends IndexTest {
         Files.write(root.resolve("a/deep/w.bin"), new byte[3]);
         index.scan(root);
         assertSizesAsTheDisk(index, root, root.resolve("a"));
+    }
+
+    @Test
+    void aSoleRootsSizeIsSummedTheWayTheDialectChose() throws IOException {
+        // Both ways give the same size; which statement runs is the dialect's choice for speed, and it must hold.
+        Path root = QueryTrees.random(tree(), new Random(11), 60);
+        RecordingDataSource recording = new RecordingDataSource(database());
+        FsIndex index = track(recording.builder(TestDatabase.freshPrefix()).build());
+        index.scan(root);
+        recording.forget();
+        DirectorySize s = index.directorySize(root).orElseThrow();
+        assertThat(new long[] {s.bytes(), s.files(), s.directories()}).containsExactly(walkSize(root));
+        boolean summedInOnePass = recording.prepared().stream().anyMatch(WHOLE_TABLE_SUM.asPredicate());
+        assertThat(summedInOnePass).as("the whole-table sum ran; statements: %s", recording.prepared())
+                .isEqualTo(DialectChoices.sumsSoleSubtreesInOnePass(database().jdbcUrl()));
     }
 
     private void assertSizesAsTheDisk(FsIndex index, Path... dirs) {
