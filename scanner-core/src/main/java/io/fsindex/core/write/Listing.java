@@ -36,7 +36,7 @@ final class Listing {
         return !orphan && (scanId < scan || (scanId == scan && !stale));
     }
 
-    private final Directory dir;
+    private Directory dir;
     private final List<WalkedEntry> entries;
     /**
      * True for one part of a directory's listing ({@link PartedListings#applyPart}): only the part's own names are read and
@@ -83,6 +83,14 @@ final class Listing {
     /** The directory listed. */
     Directory dir() {
         return dir;
+    }
+
+    /** Points the listing at {@code now}, its directory as the index has it since a move (see {@code current}). */
+    void relocate(Directory now) {
+        if (now != dir) {
+            dir = now;
+            dirPath = null;
+        }
     }
 
     /** How many entries the listing has. */

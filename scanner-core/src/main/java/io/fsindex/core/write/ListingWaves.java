@@ -139,12 +139,20 @@ final class ListingWaves {
         return out;
     }
 
+    /** Points each listing at its directory's path in the index where a move by this scan took it elsewhere. */
+    private void followMoves(List<Listing> owned) throws SQLException {
+        for (Listing l : owned) {
+            l.relocate(ctx.current(l.dir()));
+        }
+    }
+
     /** The one listing of {@code owned} if it is a part of a directory's listing ({@link #applyPart}), else null. */
     static Listing onlyPart(List<Listing> owned) {
         return owned.size() == 1 && owned.get(0).isPart() ? owned.get(0) : null;
     }
 
     void applyOwned(List<Listing> owned, Map<Long, Listing> byDir) throws SQLException {
+        followMoves(owned);
         // A directory this scan inserted (freshDirs) has no rows to compare its listing with: none is read.
         Listing part = onlyPart(owned);
         if (part != null) {
@@ -183,6 +191,7 @@ final class ListingWaves {
         ctx.executeInChunks(ctx.q(st.markStale), missing, "id");
         if (movesPossible) {
             moves.findMoves(owned);
+            followMoves(owned);                 // one listing's directory may have moved with another's
         }
         rows.insertNew(owned);
         updates.updateChanged(owned);

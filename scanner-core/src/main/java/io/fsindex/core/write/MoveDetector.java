@@ -212,6 +212,9 @@ final class MoveDetector {
             return null;
         }
         log.change(old.id(), ChangeType.MOVED, old.kind(), newPath, oldPath);
+        if (old.isDirectory()) {
+            ctx.movedDirectory(oldPath);
+        }
         long back = 0;
         if (old.orphan() && old.isDirectory()) {
             // Its descendants were reported deleted with it; they are back, at their new paths.

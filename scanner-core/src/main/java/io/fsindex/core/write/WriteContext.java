@@ -1,5 +1,6 @@
 package io.fsindex.core.write;
 
+import io.fsindex.api.FileSink.Directory;
 import io.fsindex.api.FileStat;
 import io.fsindex.api.FsIndexException;
 import io.fsindex.api.ScanListener;
@@ -62,6 +63,8 @@ final class WriteContext {
     /** Rows removed before the sweep (contents of directories this scan found replaced by files), for the result. */
     private long removedEarly;
     private long removedInTransaction;
+    /** The paths directories this scan moved have left (see {@link #current}). */
+    private final List<Path> movedFrom = new ArrayList<>();
 
     WriteContext(Database db, Statements st, Connection c, long scan, Walker walker, ScanListener listener,
                  boolean deliverChanges, boolean fingerprintMoves, int heldChanges)
@@ -246,6 +249,31 @@ final class WriteContext {
         } catch (IOException e) {
             return true;                        // cannot tell: leave the row where it is
         }
+    }
+
+    /** Notes that this scan moved a directory away from {@code from} (see {@link #current}). */
+    void movedDirectory(Path from) {
+        movedFrom.add(from);
+    }
+
+    /**
+     * {@code dir} as the index has it now, if the walker listed it at a path at or below one a directory this scan
+     * moved has left: the changes recorded for its entries, and the paths its subdirectories are listed at, must
+     * follow the move, or replaying the feed would put its new entries at the old place. Asks the index only then.
+     */
+    Directory current(Directory dir) throws SQLException {
+        for (Path from : movedFrom) {
+            if (dir.path().startsWith(from)) {
+                Located now = locate(dir.id());
+                if (now.path() == null || now.path().equals(dir.path())) {
+                    return dir;
+                }
+                List<Long> ids = now.ids();
+                return new Directory(dir.id(), ids.size() > 1 ? ids.get(ids.size() - 2) : 0,
+                        now.path().getFileName().toString(), now.path());
+            }
+        }
+        return dir;
     }
 
     /** A row's path and the ids from the top of the index down to it. */

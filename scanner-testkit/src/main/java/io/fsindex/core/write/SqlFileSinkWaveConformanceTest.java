@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -120,6 +122,41 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
     }
 
     /**
+     * A directory the walker listed at its old place and then found at its new one, the two listings applied in one
+     * wave (the places are siblings): the wave moves the directory's row, and what its listing from the old place
+     * adds is recorded at the directory's new path, so that replaying the feed puts it where the index has it.
+     */
+    @Test
+    void aDirectoryMovedByTheWaveThatAppliesItsOldListingRecordsItsRowsAtItsNewPath() throws Exception {
+        Path root = tree("a/d/", "a/d/x.txt", "a/e/", "seed.txt");
+        Path a = root.resolve("a");
+        Path d = a.resolve("d");
+        Path moved = a.resolve("e/d2");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long dirId = index.lookup(d).orElseThrow().id();
+        long cursor = index.changeFeedEnd();
+
+        Files.writeString(d.resolve("new.txt"), "listed before its directory moved");
+        applyAsOneGroupOfA(index, root, List.of(d), () -> Files.move(d, moved), List.of(a.resolve("e")));
+
+        List<Change> changes = index.changesSince(cursor, 100).changes();
+        assertThat(changes).extracting(ch -> ch.type() + " " + root.relativize(ch.path())).containsExactlyInAnyOrder(
+                "MODIFIED a/d", "MOVED a/e/d2", "ADDED a/e/d2/new.txt");
+        Map<Long, Path> replayed = new HashMap<>();
+        for (Change ch : changes) {
+            if (ch.type() == ChangeType.MOVED) {
+                replayed.replaceAll((id, p) -> p.startsWith(ch.previousPath())
+                        ? ch.path().resolve(ch.previousPath().relativize(p)) : p);
+            }
+            replayed.put(ch.id(), ch.path());
+        }
+        long added = index.lookup(moved.resolve("new.txt")).orElseThrow().id();
+        assertThat(replayed.get(added)).isEqualTo(moved.resolve("new.txt"));
+        assertThat(index.lookup(moved).orElseThrow().id()).as("the directory keeps its id").isEqualTo(dirId);
+    }
+
+    /**
      * Lists {@code root/a}, moves its file {@code name} into {@code a/n}, lists {@code n} and then the subdirectories
      * {@code alsoListed} of {@code a}, and applies all as one group of a scan of {@code a} (so all but {@code a}'s in
      * a second wave), as a real scan does when the file moves on disk between the walker's listings; returns what
@@ -128,20 +165,44 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
     private List<ListingWaves.GroupResult> applyWithFileMovedBetweenListings(FsIndex index, Path root, String name,
                                                                              String... alsoListed) throws Exception {
         Path a = root.resolve("a");
-        Path n = a.resolve("n");
+        List<Path> after = new ArrayList<>(List.of(a.resolve("n")));
+        for (String sub : alsoListed) {
+            after.add(a.resolve(sub));
+        }
+        return applyAsOneGroupOfA(index, root, List.of(), () -> Files.move(a.resolve(name), a.resolve("n/" + name)),
+                after);
+    }
+
+    /** A change made on disk between two of the walker's listings. */
+    private interface DiskChange {
+        void make() throws Exception;
+    }
+
+    /**
+     * Lists {@code root/a} and its subdirectories {@code before}, makes {@code change}, lists the subdirectories
+     * {@code after}, and applies all as one group of a scan of {@code a} (so all but {@code a}'s in a second wave),
+     * as a real scan does when the tree changes between the walker's listings; returns what each listing did.
+     */
+    private List<ListingWaves.GroupResult> applyAsOneGroupOfA(FsIndex index, Path root, List<Path> before,
+                                                              DiskChange change, List<Path> after) throws Exception {
+        Path a = root.resolve("a");
         long aId = index.lookup(a).orElseThrow().id();
         long rootId = index.lookup(root).orElseThrow().id();
         NioWalker walker = new NioWalker();
-        List<Path> paths = new ArrayList<>(List.of(a, n));
-        List<FileSink.Directory> dirs = new ArrayList<>(Arrays.asList(new FileSink.Directory(aId, rootId, "a", a),
-                null));
+        List<Path> paths = new ArrayList<>(List.of(a));
+        List<FileSink.Directory> dirs = new ArrayList<>();
+        dirs.add(new FileSink.Directory(aId, rootId, "a", a));
         List<List<WalkedEntry>> listings = new ArrayList<>(List.of(walker.list(a).entries()));
-        Files.move(a.resolve(name), n.resolve(name));
-        listings.add(walker.list(n).entries());
-        for (String sub : alsoListed) {
-            paths.add(a.resolve(sub));
+        for (Path sub : before) {
+            paths.add(sub);
             dirs.add(null);
-            listings.add(walker.list(a.resolve(sub)).entries());
+            listings.add(walker.list(sub).entries());
+        }
+        change.make();
+        for (Path sub : after) {
+            paths.add(sub);
+            dirs.add(null);
+            listings.add(walker.list(sub).entries());
         }
         try (Connection c = IndexInternals.of(index).db().connect()) {
             SqlFileSink sink = sink(index, c, IndexInternals.of(index).insertScanRow(c, a.toString()));
