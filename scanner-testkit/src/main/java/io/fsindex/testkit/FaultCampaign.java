@@ -3,6 +3,8 @@ package io.fsindex.testkit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The knobs and the bookkeeping of one fault of the fault campaign: how many trials, from which seed, and which trials
@@ -34,6 +36,7 @@ public final class FaultCampaign {
     private final int entries;
     private final long startedAt = System.nanoTime();
     private final List<String> failures = new ArrayList<>();
+    private final Set<Integer> failedTrials = new TreeSet<>();
     private final List<String> notes = new ArrayList<>();
 
     private FaultCampaign(String engine, String fault, int defaultTrials) {
@@ -73,9 +76,17 @@ public final class FaultCampaign {
         return new Random(seed * 1_000_003L + (fault + "/" + stream).hashCode());
     }
 
-    /** Records that trial {@code trial} failed, with what was wrong; the campaign goes on. */
+    /**
+     * Records that trial {@code trial} failed, with what was wrong; the campaign goes on. A trial fails once however
+     * many checks find something, and a finding already recorded (the final checks see the last trial's again) is
+     * not repeated.
+     */
     public void failed(int trial, String what) {
         String line = "trial " + trial + ": " + what;
+        failedTrials.add(trial);
+        if (failures.contains(line)) {
+            return;
+        }
         failures.add(line);
         System.out.println("fault campaign: " + engine + " / " + fault + ": FAILED " + line);
     }
@@ -88,7 +99,7 @@ public final class FaultCampaign {
 
     /** How many trials failed so far. */
     public int failures() {
-        return failures.size();
+        return failedTrials.size();
     }
 
     /**
@@ -98,10 +109,10 @@ public final class FaultCampaign {
     public void finish(int trialsRun) {
         long seconds = Math.round((System.nanoTime() - startedAt) / 1e9);
         System.out.println("fault campaign result: " + engine + " / " + fault + ": " + trialsRun + " trials, "
-                + failures.size() + " failed, " + seconds + " s, seed " + seed
+                + failedTrials.size() + " failed, " + seconds + " s, seed " + seed
                 + (notes.isEmpty() ? "" : "; " + String.join("; ", notes)));
         if (!failures.isEmpty()) {
-            throw new AssertionError(fault + " on " + engine + ": " + failures.size() + " of " + trialsRun
+            throw new AssertionError(fault + " on " + engine + ": " + failedTrials.size() + " of " + trialsRun
                     + " trials failed (seed " + seed + "; repeat with -D" + SEED + "=" + seed + " -D" + TRIALS + "="
                     + trials + " -D" + ENTRIES + "=" + entries + "):\n" + String.join("\n", failures));
         }
