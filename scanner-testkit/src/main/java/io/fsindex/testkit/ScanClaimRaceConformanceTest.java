@@ -45,6 +45,36 @@ public abstract class ScanClaimRaceConformanceTest extends ScanRaceFixture {
         assertThat(invariants.staleRows()).isEmpty();
     }
 
+    // Feed: what an older scan records below a directory a newer scan moved meanwhile is recorded at the new path.
+    // The newer scan has moved a/p to a/q but not yet claimed d below it, so the older scan still owns d's listing.
+    @Test
+    void olderScanRecordsWhatItListedBelowADirectoryANewerScanMovedAtTheNewPath() throws Exception {
+        Path root = tree("a/p/d/", "a/p/d/x.txt", "seed.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long cursor = index.changeFeedEnd();
+        Files.writeString(root.resolve("a/p/d/new.txt"), "listed before its directory moved");
+        PausingWalker olderWalker = walker();
+        PausingWalker.Pause afterD = olderWalker.pauseAfterListing(root.resolve("a/p/d"));
+        PausingWalker newerWalker = walker();
+        PausingWalker.Pause beforeQ = newerWalker.pauseBeforeListing(root.resolve("a/q"));
+
+        ScanSession older = index.startScan(root, with(olderWalker));
+        afterD.awaitPaused();                      // holds d's listing: new.txt, x.txt
+        Files.move(root.resolve("a/p"), root.resolve("a/q"));
+        ScanSession newer = index.startScan(root, with(newerWalker));
+        beforeQ.awaitPaused();                     // has recorded a/p moved to a/q
+        afterD.release();
+        assertThat(older.await().errors()).isEmpty();
+        beforeQ.release();
+        assertThat(newer.await().errors()).isEmpty();
+
+        Path added = root.resolve("a/q/d/new.txt");
+        long id = index.lookup(added).orElseThrow().id();
+        assertThat(ReplayedFeed.paths(index.changesSince(cursor, 100).changes()).get(id)).isEqualTo(added);
+        assertIndexMatchesDisk(index, root);
+    }
+
     // Protocol: an upsert applies only where row.scan_id <= scan, so an older listing never overwrites a newer one.
     @Test
     void olderScanDoesNotOverwriteAFileANewerScanRecorded() throws Exception {

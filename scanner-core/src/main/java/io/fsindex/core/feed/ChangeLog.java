@@ -48,8 +48,11 @@ public final class ChangeLog {
      */
     private final int heldChanges;
 
+    private final OtherScansMoves othersMoves;
+
     public ChangeLog(ConnectionStatements sql, BulkLoads loads, Statements st, Connection c, long scan,
-                     ScanListener listener, int heldChanges) {
+                     ScanListener listener, int heldChanges) throws SQLException {
+        this.othersMoves = new OtherScansMoves(sql, st, scan);
         this.sql = sql;
         this.loads = loads;
         this.st = st;
@@ -154,6 +157,7 @@ public final class ChangeLog {
             }
             first = last = rs.getLong(1);
         }
+        othersMoves.checkUpTo(first);
         locked = true;
         for (Object change : held) {
             if (change instanceof Held h) {
@@ -382,6 +386,19 @@ public final class ChangeLog {
                 sql.q(st.pruneChangeDirs).set("seq", upTo).statement.executeUpdate();
             }
         }
+    }
+
+    /** The transaction committed: its changes are this scan's own, and need no look for other scans' moves. */
+    public void committed() {
+        othersMoves.committedUpTo(last);
+    }
+
+    /**
+     * True once another scan has been seen moving a directory while this one runs: from then on each listing's
+     * directory is checked against the index before its changes are recorded.
+     */
+    public boolean otherScansMoveDirectories() {
+        return othersMoves.seen();
     }
 
     /** Hands the committed transaction's changes to the listener, read back from the feed. */

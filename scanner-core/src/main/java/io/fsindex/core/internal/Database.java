@@ -305,7 +305,7 @@ public final class Database {
 
     public boolean isRetryable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof LoadRefused || t instanceof RowsAboveFloor) {
+            if (t instanceof LoadRefused || t instanceof RowsAboveFloor || t instanceof DirectoryMovedMeanwhile) {
                 return true;
             }
             if (t instanceof SQLException s) {

@@ -258,22 +258,21 @@ final class WriteContext {
 
     /**
      * {@code dir} as the index has it now, if the walker listed it at a path at or below one a directory this scan
-     * moved has left: the changes recorded for its entries, and the paths its subdirectories are listed at, must
-     * follow the move, or replaying the feed would put its new entries at the old place. Asks the index only then.
+     * moved has left, or at all once another scan has been seen moving directories: the changes recorded for its
+     * entries, and the paths its subdirectories are listed at, must follow the move, or replaying the feed would put
+     * its new entries at the old place. Asks the index only then.
      */
     Directory current(Directory dir) throws SQLException {
-        for (Path from : movedFrom) {
-            if (dir.path().startsWith(from)) {
-                Located now = locate(dir.id());
-                if (now.path() == null || now.path().equals(dir.path())) {
-                    return dir;
-                }
-                List<Long> ids = now.ids();
-                return new Directory(dir.id(), ids.size() > 1 ? ids.get(ids.size() - 2) : 0,
-                        now.path().getFileName().toString(), now.path());
-            }
+        if (!log.otherScansMoveDirectories() && movedFrom.stream().noneMatch(dir.path()::startsWith)) {
+            return dir;
         }
-        return dir;
+        Located now = locate(dir.id());
+        if (now.path() == null || now.path().equals(dir.path())) {
+            return dir;
+        }
+        List<Long> ids = now.ids();
+        return new Directory(dir.id(), ids.size() > 1 ? ids.get(ids.size() - 2) : 0,
+                now.path().getFileName().toString(), now.path());
     }
 
     /** A row's path and the ids from the top of the index down to it. */
@@ -336,6 +335,7 @@ final class WriteContext {
                 return r;
             }, conflicts);
             removedEarly += removedInTransaction;
+            log.committed();
             if (deliverChanges) {
                 log.deliver();
             }

@@ -10,15 +10,14 @@ import io.fsindex.api.WalkedEntry;
 import io.fsindex.core.FsIndex;
 import io.fsindex.core.internal.IndexInternals;
 import io.fsindex.core.scan.NioWalker;
+import io.fsindex.testkit.ReplayedFeed;
 import io.fsindex.testkit.Trees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -143,16 +142,8 @@ public abstract class SqlFileSinkWaveConformanceTest extends SqlFileSinkFixture 
         List<Change> changes = index.changesSince(cursor, 100).changes();
         assertThat(changes).extracting(ch -> ch.type() + " " + root.relativize(ch.path())).containsExactlyInAnyOrder(
                 "MODIFIED a/d", "MOVED a/e/d2", "ADDED a/e/d2/new.txt");
-        Map<Long, Path> replayed = new HashMap<>();
-        for (Change ch : changes) {
-            if (ch.type() == ChangeType.MOVED) {
-                replayed.replaceAll((id, p) -> p.startsWith(ch.previousPath())
-                        ? ch.path().resolve(ch.previousPath().relativize(p)) : p);
-            }
-            replayed.put(ch.id(), ch.path());
-        }
         long added = index.lookup(moved.resolve("new.txt")).orElseThrow().id();
-        assertThat(replayed.get(added)).isEqualTo(moved.resolve("new.txt"));
+        assertThat(ReplayedFeed.paths(changes).get(added)).isEqualTo(moved.resolve("new.txt"));
         assertThat(index.lookup(moved).orElseThrow().id()).as("the directory keeps its id").isEqualTo(dirId);
     }
 
