@@ -85,7 +85,7 @@ final class Listing {
         return dir;
     }
 
-    /** Points the listing at {@code now}, its directory as the index has it since a move (see {@code current}). */
+    /** Points the listing at {@code now}, its directory where a move put it ({@link WriteContext#current}). */
     void relocate(Directory now) {
         if (now != dir) {
             dir = now;

@@ -139,7 +139,7 @@ final class ListingWaves {
         return out;
     }
 
-    /** Points each listing at its directory's path in the index where a move by this scan took it elsewhere. */
+    /** Points each listing at its directory's path in the index where a move took it elsewhere since it was listed. */
     private void followMoves(List<Listing> owned) throws SQLException {
         for (Listing l : owned) {
             l.relocate(ctx.current(l.dir()));

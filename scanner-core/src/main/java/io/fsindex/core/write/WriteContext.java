@@ -263,16 +263,25 @@ final class WriteContext {
      * its new entries at the old place. Asks the index only then.
      */
     Directory current(Directory dir) throws SQLException {
-        if (!log.otherScansMoveDirectories() && movedFrom.stream().noneMatch(dir.path()::startsWith)) {
+        if (!log.otherScansMoveDirectories() && !belowAMovedDirectory(dir.path())) {
             return dir;
         }
         Located now = locate(dir.id());
-        if (now.path() == null || now.path().equals(dir.path())) {
+        if (now.path() == null || now.path().equals(dir.path()) || now.path().getFileName() == null) {
             return dir;
         }
         List<Long> ids = now.ids();
         return new Directory(dir.id(), ids.size() > 1 ? ids.get(ids.size() - 2) : 0,
                 now.path().getFileName().toString(), now.path());
+    }
+
+    private boolean belowAMovedDirectory(Path path) {
+        for (Path from : movedFrom) {
+            if (path.startsWith(from)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A row's path and the ids from the top of the index down to it. */
