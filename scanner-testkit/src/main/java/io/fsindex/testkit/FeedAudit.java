@@ -36,7 +36,7 @@ public final class FeedAudit implements AutoCloseable {
     private final Thread thread;
     private final List<Change> received = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
-    private final Map<Long, String> model = new HashMap<>();
+    private final ReplayedFeed model = new ReplayedFeed();
     private volatile boolean stopping;
     private long cursor;
     private int failedReads;
@@ -95,33 +95,26 @@ public final class FeedAudit implements AutoCloseable {
             problems.add("gap in the feed: change " + c.seq() + " follows " + (expected - 1));
         }
         received.add(c);
-        String path = c.path().toString();
-        boolean present = model.containsKey(c.id());
+        boolean present = model.has(c.id());
         switch (c.type()) {
             case ADDED -> {
                 if (present) {
                     problems.add("ADDED for an entry already in the index: " + describe(c));
                 }
-                model.put(c.id(), path);
             }
             case MODIFIED -> {
                 if (!present) {
                     problems.add("MODIFIED for an entry not in the index: " + describe(c));
                 }
-                model.put(c.id(), path);
             }
             case DELETED -> {
                 if (!present) {
                     problems.add("DELETED for an entry not in the index (deleted twice?): " + describe(c));
                 }
-                model.remove(c.id());
             }
-            case MOVED -> {
-                String from = Objects.requireNonNull(c.previousPath(), "previous path of a move").toString() + "/";
-                model.replaceAll((id, p) -> p.startsWith(from) ? path + "/" + p.substring(from.length()) : p);
-                model.put(c.id(), path);
-            }
+            case MOVED -> Objects.requireNonNull(c.previousPath(), "previous path of a move");
         }
+        model.apply(c);
     }
 
     private String describe(Change c) {
@@ -183,16 +176,17 @@ public final class FeedAudit implements AutoCloseable {
         Map<Long, String> extra = new TreeMap<>();
         Map<Long, String> elsewhere = new TreeMap<>();
         indexById.forEach((id, path) -> {
-            String replayed = model.get(id);
+            Path at = model.paths().get(id);
+            String replayed = at == null ? null : at.toString();
             if (replayed == null) {
                 missing.put(id, path);
             } else if (!replayed.equals(path)) {
                 elsewhere.put(id, "feed says " + replayed + ", index says " + path);
             }
         });
-        model.forEach((id, path) -> {
+        model.paths().forEach((id, path) -> {
             if (!indexById.containsKey(id)) {
-                extra.put(id, path);
+                extra.put(id, path.toString());
             }
         });
         if (!extra.isEmpty()) {

@@ -24,7 +24,7 @@ final class OtherScansMoves {
         this.sql = sql;
         this.st = st;
         this.scan = scan;
-        try (ResultSet rs = sql.q(st.feedEnd).statement.executeQuery()) {
+        try (ResultSet rs = sql.q(st.readFeed).statement.executeQuery()) {
             seenUpTo = rs.next() ? rs.getLong(1) : 0;
         }
     }

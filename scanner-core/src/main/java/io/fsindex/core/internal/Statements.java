@@ -61,7 +61,6 @@ public final class Statements {
     public final Sql selectGoneByFingerprint;
     public final Sql moveRow;
     public final Sql lockFeed;
-    public final Sql feedEnd;
     public final Sql directoryMovedBetween;
     public final Sql maxFileId;
     public final Sql advanceFeed;
@@ -215,7 +214,6 @@ public final class Statements {
                 .and(t.kind.eq(inline("FILE"))).and(t.size.eq(param("size", Long.class)))
                 .and(t.goneAt.isNotNull().or(t.stale.eq(inline(1)))));
         lockFeed = Sql.render(ctx, own.lockFeed(t));
-        feedEnd = Sql.render(ctx, ctx.select(t.feedLastSeq).from(t.feed).where(t.feedId.eq(inline(1))));
         directoryMovedBetween = Sql.render(ctx, ctx.selectOne().from(t.changes)
                 .where(t.changeSeq.gt(param("from", Long.class))).and(t.changeSeq.le(param("to", Long.class)))
                 .and(t.changeType.eq(inline("MOVED"))).and(t.changeKind.eq(inline("DIRECTORY")))
