@@ -8,14 +8,16 @@ import io.fsindex.api.ScanSession;
 import io.fsindex.core.FsIndex;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Moves that keep ids, and what the feed says of them: a directory moved between scans of its old and new places, a
- * file found by its fingerprint where the platform gives no file identity, and the cases that are no move (a newer scan
- * saw the old place, a hard link, a file replaced under its name). A dialect's test extends this class like
- * {@link FsIndexConformanceTest}.
+ * Moves that keep ids, and what the feed says of them: a directory moved between scans of its old and new places, or
+ * moved and changed, a file found by its fingerprint where the platform gives no file identity, and the cases that
+ * are no move (a newer scan saw the old place, a new directory handed a deleted one's identity, a hard link, a file
+ * replaced under its name). A dialect's test extends this class like {@link FsIndexConformanceTest}.
  */
 public abstract class MoveConformanceTest extends ChangeFeedFixture {
 
@@ -49,6 +51,95 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
                 "MOVED src/photos -> dst/photos", "ADDED dst/photos/2024", "ADDED dst/photos/p1.jpg",
                 "ADDED dst/photos/2024/p2.jpg");
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /**
+     * A directory moved and changed before the next scan (a file added in it, so its modification time moved on) is
+     * known by a file it kept: it keeps its id and carries its subtree along, and the file added is reported added.
+     */
+    @Test
+    void aDirectoryMovedAndChangedSinceKeepsItsIdWhileAFileOfItsIsUnchanged() throws Exception {
+        Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        Map<String, Long> before = ids(index, root, "src/photos", "src/photos/p1.jpg", "src/photos/2024/p2.jpg");
+
+        Files.move(root.resolve("src/photos"), root.resolve("dst/photos"));
+        Files.writeString(root.resolve("dst/photos/p3.jpg"), "taken after the move");
+        laterModified(root.resolve("dst/photos"));
+        long cursor = index.changeFeedEnd();
+        ScanResult r = index.scan(root);
+
+        assertThat(r.moved()).isEqualTo(1);
+        assertThat(ids(index, root, "dst/photos", "dst/photos/p1.jpg", "dst/photos/2024/p2.jpg").values())
+                .containsExactlyElementsOf(before.values());
+        assertThat(described(drain(index, cursor), root)).containsExactlyInAnyOrder(
+                "MODIFIED src", "MODIFIED dst", "MOVED src/photos -> dst/photos", "ADDED dst/photos/p3.jpg");
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /**
+     * A new directory that was handed a deleted one's inode number (filesystems reuse them at once) is a new entry,
+     * even holding files under the deleted one's names: they are other files.
+     */
+    @Test
+    void aNewDirectoryHandedADeletedOnesIdentityIsANewEntry() throws Exception {
+        Path root = tree("old/", "old/a.txt", "old/b.txt");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long old = index.lookup(root.resolve("old")).orElseThrow().id();
+        Object identity = Files.readAttributes(root.resolve("old"), BasicFileAttributes.class).fileKey();
+        assertThat(identity).as("the filesystem gives file identities").isNotNull();
+
+        Files.delete(root.resolve("old/a.txt"));
+        Files.delete(root.resolve("old/b.txt"));
+        Files.delete(root.resolve("old"));
+        Files.createDirectory(root.resolve("new"));
+        Files.writeString(root.resolve("new/a.txt"), "another a");
+        Files.writeString(root.resolve("new/b.txt"), "another b");
+        laterModified(root.resolve("new"));
+        long cursor = index.changeFeedEnd();
+        ScanResult r = index.scan(root,
+                ScanOptions.defaults().withWalker(new HandedIdentity(root.resolve("new"), identity)));
+
+        assertThat(r.moved()).isZero();
+        assertThat(index.lookup(root.resolve("new")).orElseThrow().id()).isNotEqualTo(old);
+        assertThat(described(drain(index, cursor), root)).contains("DELETED old", "ADDED new");
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /** Sets {@code path}'s modification time an hour on, so that it differs whatever the clock's resolution. */
+    private static void laterModified(Path path) throws java.io.IOException {
+        Files.setLastModifiedTime(path, FileTime.from(
+                Files.getLastModifiedTime(path).toInstant().plus(java.time.Duration.ofHours(1))));
+    }
+
+    /** The real filesystem, except that one path shows the file identity another entry had. */
+    private static final class HandedIdentity extends ForwardingWalker {
+        private final Path path;
+        private final Object identity;
+
+        HandedIdentity(Path path, Object identity) {
+            this.path = path;
+            this.identity = identity;
+        }
+
+        @Override
+        public io.fsindex.api.FileStat stat(Path p) throws java.io.IOException {
+            return p.equals(path) ? handed(super.stat(p)) : super.stat(p);
+        }
+
+        @Override
+        public io.fsindex.api.DirectoryListing list(Path directory) throws java.io.IOException {
+            io.fsindex.api.DirectoryListing l = super.list(directory);
+            return new io.fsindex.api.DirectoryListing(l.entries().stream()
+                    .map(e -> directory.resolve(e.name()).equals(path)
+                            ? new io.fsindex.api.WalkedEntry(e.name(), handed(e.stat())) : e).toList(), l.problems());
+        }
+
+        private io.fsindex.api.FileStat handed(io.fsindex.api.FileStat s) {
+            return new io.fsindex.api.FileStat(s.kind(), s.size(), s.mtimeNanos(), s.linkTarget(), identity);
+        }
     }
 
     private static Map<String, Long> ids(FsIndex index, Path root, String... paths) {

@@ -124,15 +124,17 @@ final class MoveDetector {
     /**
      * Moves the row of an entry that has disappeared from its old place to new entry {@code e} in {@code dir},
      * keeping its id, and returns what it moved; null if no row qualifies. A row qualifies if it has the same file
-     * identity, kind and modification time (and, for a file, size), no newer scan wrote it or listed its old parent,
-     * it is not {@code dir} or above it, and it is gone from its old place: an orphan, marked stale by a listing, or
-     * nothing exists at its old path any more.
+     * identity and kind, the same modification time (and, for a file, size) or, for a directory, a file of its
+     * still in the new directory, no newer scan wrote it or listed its old parent, it is not {@code dir} or above
+     * it, and it is gone from its old place: an orphan, marked stale by a listing, or nothing exists at its old path
+     * any more.
      *
      * @param above the ids of {@code dir} and every directory above it
      * @param matched the rows other entries of the listings stand for, which stay with them
      */
-    // The modification time matters for directories too: filesystems hand a deleted directory's inode number to the
-    // next one created (ext4 and tmpfs at once), and a rename leaves the moved directory's own mtime as it was.
+    // Filesystems hand a deleted directory's inode number to the next one created (ext4 and tmpfs at once). A rename
+    // leaves the moved directory's own mtime as it was, so the same mtime tells the directory apart from a new one;
+    // once entries came or went since, one of its files under its name, unchanged, does.
     Moved tryMove(Directory dir, WalkedEntry e, Set<Long> above, Set<Long> matched) throws SQLException {
         Long key = WriteContext.keyOf(e.stat());
         List<Row> candidates = new ArrayList<>();
@@ -143,14 +145,15 @@ final class MoveDetector {
         }
         FileStat stat = e.stat();
         for (Row old : candidates) {
+            boolean sameTime = old.mtime() == stat.mtimeNanos();
             if (!old.kind().equals(stat.kind().name()) || above.contains(old.id()) || matched.contains(old.id())
-                    || old.mtime() != stat.mtimeNanos()
-                    || (!stat.isDirectory() && old.size() != stat.size())
+                    || !stat.isDirectory() && (!sameTime || old.size() != stat.size())
                     || !mayTakeFromItsPlace(old)) {
                 continue;
             }
             Path oldPath = ctx.locate(old.id()).path();
-            if (!old.orphan() && !old.stale() && ctx.stillThere(oldPath)) {
+            if (!old.orphan() && !old.stale() && ctx.stillThere(oldPath)
+                    || !sameTime && !holdsAFileOf(old, dir.path().resolve(e.name()))) {
                 continue;
             }
             Moved moved = retarget(dir, e, old, oldPath);
@@ -159,6 +162,25 @@ final class MoveDetector {
             }
         }
         return null;
+    }
+
+    /**
+     * True if directory {@code path} holds one of the files directly in directory row {@code old} under the same
+     * name, with the same identity, size and modification time: the directory is {@code old}, changed since it
+     * moved. A new directory that was handed {@code old}'s inode number holds new files.
+     */
+    private boolean holdsAFileOf(Row old, Path path) throws SQLException {
+        try (ResultSet rs = ctx.q(st.filesToKnowADirectoryBy).set("dir", old.id()).statement.executeQuery()) {
+            while (rs.next()) {
+                FileStat now = ctx.statIfThere(path.resolve(rs.getString(1)));
+                Long key = rs.getLong(2);
+                if (now != null && now.kind() == FileKind.FILE && key.equals(WriteContext.keyOf(now))
+                        && now.size() == rs.getLong(3) && now.mtimeNanos() == rs.getLong(4)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -251,6 +251,15 @@ final class WriteContext {
         }
     }
 
+    /** What is at {@code path} now (not following a link); null if nothing is, or it cannot be read. */
+    FileStat statIfThere(Path path) {
+        try {
+            return walker.stat(path);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** Notes that this scan moved a directory away from {@code from} (see {@link #current}). */
     void movedDirectory(Path from) {
         movedFrom.add(from);
