@@ -29,10 +29,7 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
     void aDirectoryMovedBetweenScansOfItsOldAndNewPlacesKeepsItsIdAndItsDescendants() throws Exception {
         Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
         FsIndex index = openIndex();
-        index.scan(root);
-        Map<String, Long> before = ids(index, root, "src/photos", "src/photos/p1.jpg", "src/photos/2024/p2.jpg");
-
-        Files.move(root.resolve("src/photos"), root.resolve("dst/photos"));
+        Map<String, Long> before = scannedAndMoved(index, root);
         long cursor = index.changeFeedEnd();
         ScanResult oldPlace = index.scan(root.resolve("src"));
         assertThat(oldPlace.deleted()).isEqualTo(4);
@@ -61,10 +58,7 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
     void aDirectoryMovedAndChangedSinceKeepsItsIdWhileAFileOfItsIsUnchanged() throws Exception {
         Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
         FsIndex index = openIndex();
-        index.scan(root);
-        Map<String, Long> before = ids(index, root, "src/photos", "src/photos/p1.jpg", "src/photos/2024/p2.jpg");
-
-        Files.move(root.resolve("src/photos"), root.resolve("dst/photos"));
+        Map<String, Long> before = scannedAndMoved(index, root);
         Files.writeString(root.resolve("dst/photos/p3.jpg"), "taken after the move");
         laterModified(root.resolve("dst/photos"));
         long cursor = index.changeFeedEnd();
@@ -140,6 +134,14 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
         private io.fsindex.api.FileStat handed(io.fsindex.api.FileStat s) {
             return new io.fsindex.api.FileStat(s.kind(), s.size(), s.mtimeNanos(), s.linkTarget(), identity);
         }
+    }
+
+    /** Scans {@code root}, then moves {@code src/photos} into {@code dst}; returns the ids its entries had. */
+    private static Map<String, Long> scannedAndMoved(FsIndex index, Path root) throws java.io.IOException {
+        index.scan(root);
+        Map<String, Long> before = ids(index, root, "src/photos", "src/photos/p1.jpg", "src/photos/2024/p2.jpg");
+        Files.move(root.resolve("src/photos"), root.resolve("dst/photos"));
+        return before;
     }
 
     private static Map<String, Long> ids(FsIndex index, Path root, String... paths) {
