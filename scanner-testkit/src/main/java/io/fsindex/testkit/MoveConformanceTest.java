@@ -73,6 +73,31 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
     }
 
     /**
+     * The same across scans: the old place scanned first (the entries kept as orphans), then the directory changed
+     * in its new place (a file added, one deleted), then the new place scanned. The directory and what is still in
+     * it come back with their ids; what left it meanwhile is reported deleted after coming back.
+     */
+    @Test
+    void aDirectoryMovedAndChangedBetweenScansOfItsOldAndNewPlacesKeepsItsId() throws Exception {
+        Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
+        FsIndex index = openIndex();
+        Map<String, Long> before = scannedAndMoved(index, root);
+        index.scan(root.resolve("src"));
+        Files.writeString(root.resolve("dst/photos/p3.jpg"), "taken after the move");
+        Files.delete(root.resolve("dst/photos/2024/p2.jpg"));
+        laterModified(root.resolve("dst/photos"));
+        long cursor = index.changeFeedEnd();
+        ScanResult r = index.scan(root.resolve("dst"));
+
+        assertThat(r.moved()).isEqualTo(1);
+        assertThat(ids(index, root, "dst/photos", "dst/photos/p1.jpg").values())
+                .containsExactly(before.get("src/photos"), before.get("src/photos/p1.jpg"));
+        assertThat(described(drain(index, cursor), root)).contains("MOVED src/photos -> dst/photos",
+                "ADDED dst/photos/p1.jpg", "ADDED dst/photos/p3.jpg", "DELETED dst/photos/2024/p2.jpg");
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /**
      * A new directory that was handed a deleted one's inode number (filesystems reuse them at once) is a new entry,
      * even holding files under the deleted one's names: they are other files.
      */
