@@ -72,6 +72,23 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
     }
 
+    /** A directory holding only directories is known by one of them, unchanged, as well as by a file. */
+    @Test
+    void aDirectoryOfDirectoriesMovedAndChangedSinceKeepsItsId() throws Exception {
+        Path root = tree("src/albums/", "src/albums/2023/", "src/albums/2023/a.jpg", "dst/");
+        FsIndex index = openIndex();
+        index.scan(root);
+        long albums = index.lookup(root.resolve("src/albums")).orElseThrow().id();
+        Files.move(root.resolve("src/albums"), root.resolve("dst/albums"));
+        Files.createDirectory(root.resolve("dst/albums/2024"));
+        laterModified(root.resolve("dst/albums"));
+        ScanResult r = index.scan(root);
+
+        assertThat(r.moved()).isEqualTo(1);
+        assertThat(index.lookup(root.resolve("dst/albums")).orElseThrow().id()).isEqualTo(albums);
+        assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
     /**
      * The same across scans: the old place scanned first (the entries kept as orphans), then the directory changed
      * in its new place (a file added, one deleted), then the new place scanned. The directory and what is still in

@@ -58,8 +58,8 @@ public final class Statements {
     public final Sql clearSubtreeGone;
     public final Sql ancestors;
     public final Sql selectByFileKey;
-    /** Name, file_key, size and mtime of a few files directly in directory {@code :dir} that have an identity. */
-    public final Sql filesToKnowADirectoryBy;
+    /** Name, kind, file_key, size and mtime of a few entries directly in directory {@code :dir} with an identity. */
+    public final Sql entriesToKnowADirectoryBy;
     public final Sql selectGoneByFingerprint;
     public final Sql moveRow;
     public final Sql lockFeed;
@@ -114,8 +114,8 @@ public final class Statements {
     /** The id of one row below {@code :dir}, any row (orphans too); none if the directory has no rows below it. */
     public final Sql anyChild;
     public static final int PAGE_ROWS = 1_024;
-    /** How many files {@link #filesToKnowADirectoryBy} reads, each checked on disk until one is still there. */
-    public static final int FILES_TO_KNOW_A_DIRECTORY_BY = 8;
+    /** How many entries {@link #entriesToKnowADirectoryBy} reads, each checked on disk until one is still there. */
+    public static final int ENTRIES_TO_KNOW_A_DIRECTORY_BY = 8;
     /** The most rows one {@link #insertChildren} statement inserts. */
     public static final int INSERT_ROWS = 256;
     /** Row {@code i}'s parameter names in {@link #insertChildren}: {@code parent0, name0, …}. */
@@ -206,9 +206,9 @@ public final class Statements {
                 .select(field(name("up", "id"), Long.class), field(name("up", "name"), String.class))
                 .from(table(name("up"))).orderBy(field(name("up", "depth")).desc()));
         selectByFileKey = Sql.render(ctx, selectFiles(ctx).where(t.fileKey.eq(param("key", Long.class))));
-        filesToKnowADirectoryBy = Sql.render(ctx, ctx.select(t.name, t.fileKey, t.size, t.mtime).from(t.files)
-                .where(t.parent.eq(param("dir", Long.class))).and(t.kind.eq(inline("FILE")))
-                .and(t.fileKey.isNotNull()).limit(inline(FILES_TO_KNOW_A_DIRECTORY_BY)));
+        entriesToKnowADirectoryBy = Sql.render(ctx, ctx.select(t.name, t.kind, t.fileKey, t.size, t.mtime)
+                .from(t.files).where(t.parent.eq(param("dir", Long.class))).and(t.fileKey.isNotNull())
+                .limit(inline(ENTRIES_TO_KNOW_A_DIRECTORY_BY)));
         moveRow = Sql.render(ctx, ctx.update(t.files)
                 .set(t.parent, param("parent", Long.class)).set(t.name, param("name", String.class))
                 .set(t.kind, param("kind", String.class)).set(t.size, param("size", Long.class))

@@ -124,17 +124,17 @@ final class MoveDetector {
     /**
      * Moves the row of an entry that has disappeared from its old place to new entry {@code e} in {@code dir},
      * keeping its id, and returns what it moved; null if no row qualifies. A row qualifies if it has the same file
-     * identity and kind, the same modification time (and, for a file, size) or, for a directory, a file of its
-     * still in the new directory, no newer scan wrote it or listed its old parent, it is not {@code dir} or above
-     * it, and it is gone from its old place: an orphan, marked stale by a listing, or nothing exists at its old path
-     * any more.
+     * identity and kind, the same modification time (and, but for a directory, size) or, for a directory, an entry
+     * of its unchanged in the new directory; no newer scan wrote it or listed its old parent; it is not {@code dir}
+     * or above it; and it is gone from its old place: an orphan, marked stale by a listing, or nothing exists at its
+     * old path any more.
      *
      * @param above the ids of {@code dir} and every directory above it
      * @param matched the rows other entries of the listings stand for, which stay with them
      */
     // Filesystems hand a deleted directory's inode number to the next one created (ext4 and tmpfs at once). A rename
     // leaves the moved directory's own mtime as it was, so the same mtime tells the directory apart from a new one;
-    // once entries came or went since, one of its files under its name, unchanged, does.
+    // once entries came or went since, one of its entries under its name, unchanged, does.
     Moved tryMove(Directory dir, WalkedEntry e, Set<Long> above, Set<Long> matched) throws SQLException {
         Long key = WriteContext.keyOf(e.stat());
         List<Row> candidates = new ArrayList<>();
@@ -153,7 +153,7 @@ final class MoveDetector {
             }
             Path oldPath = ctx.locate(old.id()).path();
             if (!old.orphan() && !old.stale() && ctx.stillThere(oldPath)
-                    || !sameTime && !holdsAFileOf(old, dir.path().resolve(e.name()))) {
+                    || !sameTime && !holdsAnEntryOf(old, dir.path().resolve(e.name()))) {
                 continue;
             }
             Moved moved = retarget(dir, e, old, oldPath);
@@ -165,17 +165,18 @@ final class MoveDetector {
     }
 
     /**
-     * True if directory {@code path} holds one of the files directly in directory row {@code old} under the same
-     * name, with the same identity, size and modification time: the directory is {@code old}, changed since it
-     * moved. A new directory that was handed {@code old}'s inode number holds new files.
+     * True if directory {@code path} holds one of the entries directly in directory row {@code old} under the same
+     * name, unchanged: the same kind, identity and modification time (and size, but for a directory). The directory
+     * is then {@code old}, changed since it moved; a new directory that was handed {@code old}'s inode number holds
+     * new entries.
      */
-    private boolean holdsAFileOf(Row old, Path path) throws SQLException {
-        try (ResultSet rs = ctx.q(st.filesToKnowADirectoryBy).set("dir", old.id()).statement.executeQuery()) {
+    private boolean holdsAnEntryOf(Row old, Path path) throws SQLException {
+        try (ResultSet rs = ctx.q(st.entriesToKnowADirectoryBy).set("dir", old.id()).statement.executeQuery()) {
             while (rs.next()) {
                 FileStat now = ctx.statIfThere(path.resolve(rs.getString(1)));
-                Long key = rs.getLong(2);
-                if (now != null && now.kind() == FileKind.FILE && key.equals(WriteContext.keyOf(now))
-                        && now.size() == rs.getLong(3) && now.mtimeNanos() == rs.getLong(4)) {
+                Long key = rs.getLong(3);
+                if (now != null && now.kind().name().equals(rs.getString(2)) && key.equals(WriteContext.keyOf(now))
+                        && (now.isDirectory() || now.size() == rs.getLong(4)) && now.mtimeNanos() == rs.getLong(5)) {
                     return true;
                 }
             }
