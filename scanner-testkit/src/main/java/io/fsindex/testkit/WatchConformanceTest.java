@@ -208,6 +208,23 @@ public abstract class WatchConformanceTest extends IndexTest {
         assertThat(watch.state().fallbacks()).isZero();
     }
 
+    // A directory moved and written to at once (its mtime moves on before the watch scans) keeps its id and its files'.
+    @Test
+    void aDirectoryMovedAndWrittenToAtOnceKeepsItsId() throws Exception {
+        Path root = tree("drafts/", "drafts/a.txt", "sent/");
+        FsIndex index = openIndex();
+        IndexWatch watch = watching(index.watch(root, options()));
+        long drafts = index.lookup(root.resolve("drafts")).orElseThrow().id();
+        long a = index.lookup(root.resolve("drafts/a.txt")).orElseThrow().id();
+
+        Files.move(root.resolve("drafts"), root.resolve("sent/drafts"));
+        Files.writeString(root.resolve("sent/drafts/b.txt"), "written right after the move");
+        awaitConverged(index, root);
+        assertThat(index.lookup(root.resolve("sent/drafts")).orElseThrow().id()).isEqualTo(drafts);
+        assertThat(index.lookup(root.resolve("sent/drafts/a.txt")).orElseThrow().id()).isEqualTo(a);
+        assertThat(watch.state().fallbacks()).isZero();
+    }
+
     // Directories the stored rules exclude are not registered, neither at the start nor when created later, so they
     // cost no inotify watch and their changes no event; the watch follows a change of the rules.
     @Test
