@@ -145,15 +145,14 @@ final class MoveDetector {
         }
         FileStat stat = e.stat();
         for (Row old : candidates) {
-            boolean sameTime = old.mtime() == stat.mtimeNanos();
+            boolean unchanged = unchanged(old.kind(), old.size(), old.mtime(), stat);
             if (!old.kind().equals(stat.kind().name()) || above.contains(old.id()) || matched.contains(old.id())
-                    || !stat.isDirectory() && (!sameTime || old.size() != stat.size())
-                    || !mayTakeFromItsPlace(old)) {
+                    || !stat.isDirectory() && !unchanged || !mayTakeFromItsPlace(old)) {
                 continue;
             }
             Path oldPath = ctx.locate(old.id()).path();
             if (!old.orphan() && !old.stale() && ctx.stillThere(oldPath)
-                    || !sameTime && !holdsAnEntryOf(old, dir.path().resolve(e.name()))) {
+                    || !unchanged && !holdsAnEntryOf(old, dir.path().resolve(e.name()))) {
                 continue;
             }
             Moved moved = retarget(dir, e, old, oldPath);
@@ -166,22 +165,29 @@ final class MoveDetector {
 
     /**
      * True if directory {@code path} holds one of the entries directly in directory row {@code old} under the same
-     * name, unchanged: the same kind, identity and modification time (and size, but for a directory). The directory
-     * is then {@code old}, changed since it moved; a new directory that was handed {@code old}'s inode number holds
-     * new entries.
+     * name with the same identity, {@link #unchanged}. The directory is then {@code old}, changed since it moved; a
+     * new directory that was handed {@code old}'s inode number holds new entries.
      */
     private boolean holdsAnEntryOf(Row old, Path path) throws SQLException {
         try (ResultSet rs = ctx.q(st.entriesToKnowADirectoryBy).set("dir", old.id()).statement.executeQuery()) {
             while (rs.next()) {
                 FileStat now = ctx.statIfThere(path.resolve(rs.getString(1)));
                 Long key = rs.getLong(3);
-                if (now != null && now.kind().name().equals(rs.getString(2)) && key.equals(WriteContext.keyOf(now))
-                        && (now.isDirectory() || now.size() == rs.getLong(4)) && now.mtimeNanos() == rs.getLong(5)) {
+                if (now != null && key.equals(WriteContext.keyOf(now))
+                        && unchanged(rs.getString(2), rs.getLong(4), rs.getLong(5), now)) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /**
+     * True if {@code now} is an entry of {@code kind} with modification time {@code mtime} and, unless a directory
+     * (whose size is the filesystem's own business), size {@code size}.
+     */
+    private static boolean unchanged(String kind, long size, long mtime, FileStat now) {
+        return now.kind().name().equals(kind) && now.mtimeNanos() == mtime && (now.isDirectory() || now.size() == size);
     }
 
     /**
