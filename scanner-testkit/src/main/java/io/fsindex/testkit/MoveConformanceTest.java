@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * replaced under its name). A dialect's test extends this class like {@link FsIndexConformanceTest}.
  */
 public abstract class MoveConformanceTest extends ChangeFeedFixture {
+    /** A tree whose {@code src/photos} the tests move into {@code dst}. */
+    private static final String[] PHOTOS = {"src/photos/", "src/photos/p1.jpg", "src/photos/2024/",
+        "src/photos/2024/p2.jpg", "dst/"};
 
     /**
      * The case users lose most to: a directory moved outside the application, the old place scanned first (the
@@ -27,7 +30,7 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
      */
     @Test
     void aDirectoryMovedBetweenScansOfItsOldAndNewPlacesKeepsItsIdAndItsDescendants() throws Exception {
-        Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
+        Path root = tree(PHOTOS);
         FsIndex index = openIndex();
         Map<String, Long> before = scannedAndMoved(index, root);
         long cursor = index.changeFeedEnd();
@@ -56,11 +59,10 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
      */
     @Test
     void aDirectoryMovedAndChangedSinceKeepsItsIdWhileAFileOfItsIsUnchanged() throws Exception {
-        Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
+        Path root = tree(PHOTOS);
         FsIndex index = openIndex();
         Map<String, Long> before = scannedAndMoved(index, root);
-        Files.writeString(root.resolve("dst/photos/p3.jpg"), "taken after the move");
-        laterModified(root.resolve("dst/photos"));
+        photoTakenAfterTheMove(root);
         long cursor = index.changeFeedEnd();
         ScanResult r = index.scan(root);
 
@@ -96,13 +98,12 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
      */
     @Test
     void aDirectoryMovedAndChangedBetweenScansOfItsOldAndNewPlacesKeepsItsId() throws Exception {
-        Path root = tree("src/photos/", "src/photos/p1.jpg", "src/photos/2024/", "src/photos/2024/p2.jpg", "dst/");
+        Path root = tree(PHOTOS);
         FsIndex index = openIndex();
         Map<String, Long> before = scannedAndMoved(index, root);
         index.scan(root.resolve("src"));
-        Files.writeString(root.resolve("dst/photos/p3.jpg"), "taken after the move");
         Files.delete(root.resolve("dst/photos/2024/p2.jpg"));
-        laterModified(root.resolve("dst/photos"));
+        photoTakenAfterTheMove(root);
         long cursor = index.changeFeedEnd();
         ScanResult r = index.scan(root.resolve("dst"));
 
@@ -142,6 +143,12 @@ public abstract class MoveConformanceTest extends ChangeFeedFixture {
         assertThat(index.lookup(root.resolve("new")).orElseThrow().id()).isNotEqualTo(old);
         assertThat(described(drain(index, cursor), root)).contains("DELETED old", "ADDED new");
         assertThat(Trees.inIndex(index, root)).isEqualTo(Trees.onDisk(root));
+    }
+
+    /** Writes a new file into the moved {@code dst/photos}, whose modification time then moves on. */
+    private static void photoTakenAfterTheMove(Path root) throws java.io.IOException {
+        Files.writeString(root.resolve("dst/photos/p3.jpg"), "taken after the move");
+        laterModified(root.resolve("dst/photos"));
     }
 
     /** Sets {@code path}'s modification time an hour on, so that it differs whatever the clock's resolution. */
