@@ -115,7 +115,7 @@ public final class Statements {
     public final Sql anyChild;
     public static final int PAGE_ROWS = 1_024;
     /** How many entries {@link #entriesToKnowADirectoryBy} reads, each checked on disk until one is still there. */
-    public static final int ENTRIES_TO_KNOW_A_DIRECTORY_BY = 8;
+    private static final int ENTRIES_TO_KNOW_A_DIRECTORY_BY = 8;
     /** The most rows one {@link #insertChildren} statement inserts. */
     public static final int INSERT_ROWS = 256;
     /** Row {@code i}'s parameter names in {@link #insertChildren}: {@code parent0, name0, …}. */
