@@ -64,7 +64,7 @@ final class WriteContext {
     private long removedEarly;
     private long removedInTransaction;
     /** The paths directories this scan moved have left (see {@link #current}). */
-    private final List<Path> movedFrom = new ArrayList<>();
+    private final Set<Path> movedFrom = new HashSet<>();
 
     WriteContext(Database db, Statements st, Connection c, long scan, Walker walker, ScanListener listener,
                  boolean deliverChanges, boolean fingerprintMoves, int heldChanges)
@@ -284,9 +284,13 @@ final class WriteContext {
                 now.path().getFileName().toString(), now.path());
     }
 
+    /** Whether {@code path} is a path a moved directory left, or below one: its ancestors looked up, not every move. */
     private boolean belowAMovedDirectory(Path path) {
-        for (Path from : movedFrom) {
-            if (path.startsWith(from)) {
+        if (movedFrom.isEmpty()) {
+            return false;
+        }
+        for (Path at = path; at != null; at = at.getParent()) {
+            if (movedFrom.contains(at)) {
                 return true;
             }
         }
