@@ -6,7 +6,7 @@ import org.jooq.Query;
 import org.jooq.impl.DSL;
 
 /**
- * The statements SQLite needs its own way: inserts that return their rows, a plain read of the feed's head (the
+ * The statements SQLite needs its own way: new rows numbered by the scan, a plain read of the feed's head (the
  * write lock is held already), and SQLite's cascade depth. The rest is the standard rendering.
  */
 final class SqliteStatements implements DialectStatements {
@@ -18,14 +18,15 @@ final class SqliteStatements implements DialectStatements {
     }
 
     /**
-     * One multi-row {@code INSERT … ON CONFLICT DO NOTHING RETURNING id, parent, name} (SQLite 3.35+): the scan
-     * learns the new rows' ids from the insert itself and writes their feed rows from them, instead of reading the
-     * rows back. Rows that conflict return nothing (and use up an id, which is never reused anyway).
+     * What SQLite would number the next row after, as {@code AUTOINCREMENT} does: the larger of the table's
+     * {@code sqlite_sequence} entry and its largest id. Every write transaction holds SQLite's one write lock from its
+     * {@code BEGIN IMMEDIATE} ({@link SqliteConnections#begin}), so nothing else inserts between this read and the
+     * insert numbered from it, and new rows go in without a {@code RETURNING} to read.
      */
     @Override
-    public Query insertChildrenReturning(FsTables t, int rows) {
-        // Templated: jOOQ leaves RETURNING out of the SQL it renders for SQLite (it would emulate it when executing).
-        return DSL.query("{0} returning id, parent, name", insertChildren(t, rows));
+    public Query lastFileId(FsTables t) {
+        return DSL.resultQuery("select max(coalesce((select seq from sqlite_sequence where name = {0}), 0), "
+                + "coalesce((select max({1}) from {2}), 0))", DSL.inline(t.files.getName()), t.id, t.files);
     }
 
     /** A plain read: {@code BEGIN IMMEDIATE} ({@link SqliteConnections#begin}) holds the one write lock already. */

@@ -56,18 +56,22 @@ class SqliteRenderTest {
     }
 
     /**
-     * New names go in several rows a statement and come back with their ids, from which the scan writes their feed
-     * rows (a name that exists already is left alone and returns nothing).
+     * New names go in several rows a statement, numbered by the scan on from the last id SQLite handed out (as
+     * AUTOINCREMENT counts it), under the write lock the transaction holds; a name that exists already is left alone
+     * and its id unused.
      */
     @Test
-    void insertChildrenReturning() {
-        assertThat(named(dialect.statements().insertChildrenReturning(t, 2))).isEqualTo("insert into fsindex_files"
-                + " (parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
-                + " values (:parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0,"
+    void insertChildrenNumbered() {
+        assertThat(named(dialect.statements().lastFileId(t))).isEqualTo("select max(coalesce((select seq from"
+                + " sqlite_sequence where name = 'fsindex_files'), 0), coalesce((select max(id) from fsindex_files),"
+                + " 0))");
+        assertThat(named(dialect.statements().insertChildrenNumbered(t, 2))).isEqualTo("insert into fsindex_files"
+                + " (id, parent, name, kind, size, mtime, link_target, file_key, scan_id, stale, listed_by)"
+                + " values (:id0, :parent0, :name0, :kind0, :size0, :mtime0, :link0, :key0, :scan, 0,"
                 + " :listed0),"
-                + " (:parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0,"
+                + " (:id1, :parent1, :name1, :kind1, :size1, :mtime1, :link1, :key1, :scan, 0,"
                 + " :listed1)"
-                + " on conflict do nothing returning id, parent, name");
+                + " on conflict do nothing");
     }
 
     /**

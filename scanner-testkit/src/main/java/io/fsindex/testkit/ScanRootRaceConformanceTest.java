@@ -94,7 +94,8 @@ public abstract class ScanRootRaceConformanceTest extends ScanRaceFixture {
 
     // The same for a huge directory the older scan inserted, listed and applied in parts: its parts read no rows and
     // skip the final check for missing rows on every engine, so the newer partial scan's root must be left alone by the
-    // part that lists it (inserted with conflict handling, or loaded and the load retried as inserts).
+    // part that lists it (inserted with conflict handling, or loaded and the load retried as inserts), and not recorded
+    // added by the older scan.
     @Test
     void olderScanListingInPartsADirectoryItInsertedLeavesTheRootOfANewerPartialScanBelowItAlone() throws Exception {
         Path root = tree("keep.txt");
@@ -109,6 +110,7 @@ public abstract class ScanRootRaceConformanceTest extends ScanRaceFixture {
         PausingWalker.Pause beforeD = walker.pauseBeforeListing(root.resolve("d"));
 
         IndexInternals.of(index).listingPartEntries(3);
+        long cursor = index.changeFeedEnd();
         ScanSession older = index.startScan(root, with(walker));
         beforeD.awaitPaused();                     // has inserted and claimed d, not yet listed it
         index.scan(root.resolve("d/a"));           // puts d/a and d/a/in.txt below d
@@ -121,6 +123,9 @@ public abstract class ScanRootRaceConformanceTest extends ScanRaceFixture {
         assertIndexMatchesDisk(index, root);
         assertThat(invariants.staleRows()).isEmpty();
         assertThat(invariants.orphans()).isEmpty();
+        assertThat(index.changesSince(cursor, 1_000).changes()).as("d/a is the partial scan's, added once")
+                .filteredOn(ch -> ch.path().equals(root.resolve("d/a")))
+                .extracting(ch -> ch.type() + " " + ch.id()).containsExactly("ADDED " + partialRoot.id());
         assertThat(index.scan(root).added()).isZero();
     }
 

@@ -118,17 +118,23 @@ public final class Statements {
     private static final int ENTRIES_TO_KNOW_A_DIRECTORY_BY = 8;
     /** The most rows one {@link #insertChildren} statement inserts. */
     public static final int INSERT_ROWS = 256;
-    /** Row {@code i}'s parameter names in {@link #insertChildren}: {@code parent0, name0, …}. */
+    /**
+     * Row {@code i}'s parameter names in {@link #insertChildren}: {@code parent0, name0, …}, and last {@code id0} (bound
+     * only where the scan {@link #numbersNewRows}).
+     */
     public static final String[][] ROW_PARAMS = java.util.stream.IntStream.range(0, INSERT_ROWS)
             .mapToObj(i -> java.util.stream.Stream.of("parent", "name", "kind", "size", "mtime", "link", "key",
-                            "listed")
+                            "listed", "id")
                     .map(p -> p + i).toArray(String[]::new)).toArray(String[][]::new);
     /**
-     * {@link DialectStatements#insertChildrenReturning} by row count where the dialect has it, else {@link
-     * DialectStatements#insertChildren}.
+     * {@link DialectStatements#insertChildrenNumbered} by row count where the dialect has {@link
+     * DialectStatements#lastFileId}, else {@link DialectStatements#insertChildrenReturning} where it has that, else
+     * {@link DialectStatements#insertChildren}.
      */
     private final ByLength insertChildren;
     private final boolean insertsReturnIds;
+    /** {@link DialectStatements#lastFileId}; null where the dialect has none. */
+    public final Sql lastFileId;
     /** {@link Dialect#bulkLoader}; null where the dialect has none. */
     public final BulkLoader bulkLoader;
     /** {@link DialectStatements#analyzeFiles}; null where the dialect has none. */
@@ -140,9 +146,11 @@ public final class Statements {
         DialectStatements own = dialect.statements();
         Field<Long> scan = param("scan", Long.class);
         upsertChild = Sql.render(ctx, own.upsertChild(t));
-        insertsReturnIds = own.insertChildrenReturning(t, 1) != null;
-        insertChildren = new ByLength(rows -> Sql.render(ctx, insertsReturnIds
-                ? own.insertChildrenReturning(t, rows) : own.insertChildren(t, rows)), INSERT_ROWS);
+        Query lastId = own.lastFileId(t);
+        lastFileId = lastId == null ? null : Sql.render(ctx, lastId);
+        insertsReturnIds = lastFileId == null && own.insertChildrenReturning(t, 1) != null;
+        insertChildren = new ByLength(rows -> Sql.render(ctx, lastFileId != null ? own.insertChildrenNumbered(t, rows)
+                : insertsReturnIds ? own.insertChildrenReturning(t, rows) : own.insertChildren(t, rows)), INSERT_ROWS);
         bulkLoader = dialect.bulkLoader(t);
         Query analyze = own.analyzeFiles(t);
         analyzeFiles = analyze == null ? null : Sql.render(ctx, analyze);
@@ -433,9 +441,19 @@ public final class Statements {
         }
     }
 
-    /** Whether {@link #insertChildren} returns the new rows' ids, so that they need not be read back. */
+    /** Whether {@link #insertChildren} returns the new rows' ids. */
     public boolean insertsReturnIds() {
         return insertsReturnIds;
+    }
+
+    /** Whether the scan gives its new rows their ids ({@link #lastFileId}), binding them in {@link #insertChildren}. */
+    public boolean numbersNewRows() {
+        return lastFileId != null;
+    }
+
+    /** Whether the scan knows its new rows' ids as it inserts them (returned or its own), so none are read back. */
+    public boolean knowsNewIds() {
+        return insertsReturnIds || lastFileId != null;
     }
 
     /**

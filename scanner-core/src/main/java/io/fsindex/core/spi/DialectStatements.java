@@ -100,10 +100,36 @@ public interface DialectStatements {
     /**
      * Returns {@link #insertChildren}, returning each inserted row's {@code id, parent, name} and leaving out each
      * row that conflicts with an existing one, or null where the engine cannot return them (the default): the scan
-     * then reads the rows it inserted back.
+     * then reads the rows it inserted back. Not used where the dialect gives {@link #lastFileId}.
      */
     default Query insertChildrenReturning(FsTables t, int rows) {
         return null;
+    }
+
+    /**
+     * The largest id the files table has handed out so far (0 if none), read in a write transaction no other writer
+     * can run beside, or null (the default) where writers run concurrently. Where given, the scan numbers its new
+     * rows on from it and inserts them by {@link #insertChildrenNumbered}, so it knows their ids without the insert
+     * returning them or a read back; an id a conflicting row leaves unused is never a row's, so it may come again.
+     */
+    default Query lastFileId(FsTables t) {
+        return null;
+    }
+
+    /**
+     * {@link #insertChildren} with each row's id given too ({@code :id0…}, numbered on from {@link #lastFileId});
+     * a row that conflicts with an existing one is left out and its id unused.
+     */
+    default Query insertChildrenNumbered(FsTables t, int rows) {
+        var insert = org.jooq.impl.DSL.insertInto(t.files, t.id, t.parent, t.name, t.kind, t.size, t.mtime,
+                t.linkTarget, t.fileKey, t.scanId, t.stale, t.listedBy);
+        for (int i = 0; i < rows; i++) {
+            insert = insert.values(param("id" + i, Long.class), param("parent" + i, Long.class),
+                    param("name" + i, String.class), param("kind" + i, String.class), param("size" + i, Long.class),
+                    param("mtime" + i, Long.class), param("link" + i, String.class), param("key" + i, Long.class),
+                    param("scan", Long.class), inline(0), param("listed" + i, Long.class));
+        }
+        return insert.onConflictDoNothing();
     }
 
     /**

@@ -195,7 +195,7 @@ final class ListingWaves {
         }
         rows.insertNew(owned);
         updates.updateChanged(owned);
-        if (!st.insertsReturnIds()) {
+        if (!st.knowsNewIds()) {
             // Only listings that inserted rows without learning their ids have them to record: an unchanged rescan
             // skips both statements.
             List<Listing> readBack = owned.stream().filter(Listing::needsInsertedReadBack).toList();

@@ -107,14 +107,14 @@ final class RowUpdater {
         WalkedEntry e = l.entry(at);
         l.reinsertAt(at);
         ctx.bindEntry(ctx.q(st.upsertChild), l.dir().id(), e.name(), e.stat()).statement.executeUpdate();
-        if (st.insertsReturnIds()) {
+        if (st.knowsNewIds()) {
             recordReinserted(l, at);
         }
     }
 
     /**
-     * Records entry {@code at}'s row as added if the upsert just inserted it: where new rows' ids come from the
-     * insert, nothing reads this transaction's new rows back, so a re-inserted row is recorded here.
+     * Records entry {@code at}'s row as added if the upsert just inserted it: where the scan knows new rows' ids
+     * as it inserts them, nothing reads this transaction's new rows back, so a re-inserted row is recorded here.
      */
     void recordReinserted(Listing l, int at) throws SQLException {
         WalkedEntry e = l.entry(at);

@@ -110,11 +110,7 @@ final class RowWriter {
                 throw new io.fsindex.core.internal.LoadRefused();
             }
             for (int k = 0; k < rows.size(); k++) {
-                Listing l = owned.get((int) (rows.get(k) >>> 32));
-                int i = (int) rows.get(k);
-                WalkedEntry e = l.entry(i);
-                l.inserted(i, ids[k]);
-                log.changeIn(ids[k], ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
+                added(owned.get((int) (rows.get(k) >>> 32)), (int) rows.get(k), ids[k]);
             }
             ctx.countLoaded(rows.size());
         });
@@ -126,18 +122,17 @@ final class RowWriter {
 
     /** Inserts the {@code n} rows from {@code from} in one statement ({@code n} a power of two). */
     void insertRows(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
+        if (st.numbersNewRows()) {
+            insertNumbered(rowOf, entryOf, from, n);
+            return;
+        }
         Sql.Bound insert = ctx.q(st.insertChildren(n));
         Map<ChildKey, Integer> byName = st.insertsReturnIds() ? new HashMap<>() : null;
         for (int k = from; k < from + n; k++) {
             Listing l = rowOf[k];
-            WalkedEntry e = l.entry(entryOf[k]);
-            String[] names = Statements.ROW_PARAMS[k - from];
-            insert.set(names[0], l.dir().id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
-                    .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
-                    .set(names[5], e.stat().linkTarget()).set(names[6], WriteContext.keyOf(e.stat()))
-                    .set(names[7], e.stat().isDirectory() ? scan : 0L);    // claimed, see claimSubdirectories
+            bindRow(insert, Statements.ROW_PARAMS[k - from], l, l.entry(entryOf[k]));
             if (byName != null) {
-                byName.put(new ChildKey(l.dir().id(), e.name()), k);
+                byName.put(new ChildKey(l.dir().id(), l.entry(entryOf[k]).name()), k);
             }
         }
         insert.set("scan", scan);
@@ -149,16 +144,55 @@ final class RowWriter {
         try (ResultSet rs = insert.statement.executeQuery()) {
             while (rs.next()) {
                 int k = byName.get(new ChildKey(rs.getLong(2), rs.getString(3)));
-                Listing l = rowOf[k];
-                WalkedEntry e = l.entry(entryOf[k]);
-                l.inserted(entryOf[k], rs.getLong(1));
+                added(rowOf[k], entryOf[k], rs.getLong(1));
                 returned++;
-                log.changeIn(rs.getLong(1), ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
             }
         }
         if (returned < n) {
             db.statements().requireOnlyConflictsLeftOut(insert.statement);
         }
+    }
+
+    /**
+     * Inserts the {@code n} rows from {@code from} numbered on from the table's last id: all of them went in if the
+     * insert counts {@code n}; otherwise a row's id tells whether it is its entry's (a row of the same name that the
+     * listing did not read, such as a newer partial scan's root below a directory this scan inserted, left it out).
+     */
+    private void insertNumbered(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
+        long last;
+        try (ResultSet rs = ctx.q(st.lastFileId).statement.executeQuery()) {
+            rs.next();
+            last = rs.getLong(1);
+        }
+        Sql.Bound insert = ctx.q(st.insertChildren(n));
+        for (int k = from; k < from + n; k++) {
+            String[] names = Statements.ROW_PARAMS[k - from];
+            bindRow(insert, names, rowOf[k], rowOf[k].entry(entryOf[k]));
+            insert.set(names[8], last + 1 + k - from);
+        }
+        boolean all = insert.set("scan", scan).statement.executeUpdate() == n;
+        for (int k = from; k < from + n; k++) {
+            Listing l = rowOf[k];
+            long id = last + 1 + k - from;
+            Row now = all ? null : ctx.find(l.dir().id(), l.entry(entryOf[k]).name());
+            if (all || now != null && now.id() == id) {
+                added(l, entryOf[k], id);
+            }
+        }
+    }
+
+    private void bindRow(Sql.Bound insert, String[] names, Listing l, WalkedEntry e) throws SQLException {
+        insert.set(names[0], l.dir().id()).set(names[1], e.name()).set(names[2], e.stat().kind().name())
+                .set(names[3], e.stat().size()).set(names[4], e.stat().mtimeNanos())
+                .set(names[5], e.stat().linkTarget()).set(names[6], WriteContext.keyOf(e.stat()))
+                .set(names[7], e.stat().isDirectory() ? scan : 0L);    // claimed, see claimSubdirectories
+    }
+
+    /** Entry {@code at} of {@code l} went in as row {@code id}: recorded, and its change logged. */
+    private void added(Listing l, int at, long id) throws SQLException {
+        WalkedEntry e = l.entry(at);
+        l.inserted(at, id);
+        log.changeIn(id, ChangeType.ADDED, e.stat().kind().name(), l.dirPath(), e.name(), null);
     }
 
     final io.fsindex.core.internal.LoadText loadText = new io.fsindex.core.internal.LoadText();
