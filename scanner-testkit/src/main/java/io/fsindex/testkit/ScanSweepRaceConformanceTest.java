@@ -98,7 +98,7 @@ public abstract class ScanSweepRaceConformanceTest extends ScanRaceFixture {
     @Test
     void aSweptDirectorysIdIsNeverGivenToANewRowThatAnOlderScanCouldFill() throws Exception {
         Path root = tree("keep.txt");
-        FsIndex index = openIndex();
+        FsIndex index = openIndex(b -> b.orphanRetention(java.time.Duration.ZERO));     // swept rows deleted at once
         index.scan(root);
         // Created after the first scan, so d is the newest row but for its own children: once d's subtree is swept,
         // a table that hands out max(id) + 1 gives the very next row d's id.
