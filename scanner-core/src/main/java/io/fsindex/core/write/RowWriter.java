@@ -26,6 +26,11 @@ final class RowWriter {
     private final io.fsindex.core.internal.Database db;
     private final io.fsindex.core.internal.BulkLoads loads;
     private final java.sql.Connection c;
+    /**
+     * The last id {@link #insertNumbered} gave a row in this {@link #insertNew}, or -1 before its first statement:
+     * nothing else inserts rows in between, so one read of the table's last id serves all its statements.
+     */
+    private long lastNumbered = -1;
 
     RowWriter(WriteContext ctx) {
         this.ctx = ctx;
@@ -40,10 +45,12 @@ final class RowWriter {
     /**
      * Inserts every new name of the listings, a few hundred a statement, or by the engine's bulk loader below a
      * directory this scan inserted ({@link #freshDirs}); a name a newer scan inserted meanwhile is left alone.
-     * Where the insert returns the new rows' ids, each row that went in is recorded as added from them; elsewhere
-     * the server records them from the rows, counted by {@link ChangeLog#inserted} or, for loaded rows, here.
+     * Where the insert returns the new rows' ids or the scan numbers them, each row that went in is recorded as added
+     * from them; elsewhere the server records them from the rows, counted by {@link ChangeLog#inserted} or, for
+     * loaded rows, here.
      */
     void insertNew(List<Listing> owned) throws SQLException {
+        lastNumbered = -1;
         Listing[] rowOf = new Listing[Statements.INSERT_ROWS];
         int[] entryOf = new int[Statements.INSERT_ROWS];
         int n = 0;
@@ -121,7 +128,7 @@ final class RowWriter {
     }
 
     /** Inserts the {@code n} rows from {@code from} in one statement ({@code n} a power of two). */
-    void insertRows(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
+    private void insertRows(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
         if (st.numbersNewRows()) {
             insertNumbered(rowOf, entryOf, from, n);
             return;
@@ -159,11 +166,14 @@ final class RowWriter {
      * listing did not read, such as a newer partial scan's root below a directory this scan inserted, left it out).
      */
     private void insertNumbered(Listing[] rowOf, int[] entryOf, int from, int n) throws SQLException {
-        long last;
-        try (ResultSet rs = ctx.q(st.lastFileId).statement.executeQuery()) {
-            rs.next();
-            last = rs.getLong(1);
+        if (lastNumbered < 0) {
+            try (ResultSet rs = ctx.q(st.lastFileId).statement.executeQuery()) {
+                rs.next();
+                lastNumbered = rs.getLong(1);
+            }
         }
+        long last = lastNumbered;
+        lastNumbered += n;                  // a conflicting row's id stays unused
         Sql.Bound insert = ctx.q(st.insertChildren(n));
         for (int k = from; k < from + n; k++) {
             String[] names = Statements.ROW_PARAMS[k - from];
